@@ -408,7 +408,7 @@ print-libs:
 # relic-gen, the headers generated code includes (relic_gen.h, relic_json.h,
 # relic_json_table.h, relic_mutate.h) and relic-gen.pc: a user's own schema
 # generated and built outside this tree (docs/adding-a-format.md, tests/outoftree_test.sh)
-GEN_RUNTIME_HEADERS = runtime/json/relic_json.h runtime/json/relic_json_table.h
+GEN_RUNTIME_HEADERS = runtime/json/relic_json.h runtime/json/relic_json_table.h runtime/json/relic_schema_ops.h
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include/relic $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin \
 	  $(DESTDIR)$(PREFIX)/share/licenses/relic $(DESTDIR)$(PREFIX)/share/doc/relic

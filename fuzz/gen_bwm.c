@@ -28,8 +28,8 @@
 #include <string.h>
 
 #include "relic.h"
+#include "relic_mutate.h"
 #include "bwm.h"
-#include "bwm_mutate.h"
 #include "fuzz_sample.h"
 #include "fuzz_scratch.h"
 

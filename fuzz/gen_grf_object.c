@@ -28,8 +28,8 @@
 #include <string.h>
 
 #include "relic.h"
+#include "relic_mutate.h"
 #include "grf_object.h"
-#include "grf_object_mutate.h"
 #include "fuzz_sample.h"
 #include "fuzz_scratch.h"
 
@@ -116,7 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     relic_buf_init(&second, 0);
     relic_buf_init(&json, 0);
     relic_buf_init(&third, 0);
-    relic_grf_object_object model, again, from_json;
+    relic_grf_object_file model, again, from_json;
     relic_grf_object_view view2;
 
     /* 2. decode, write, and the written bytes validate */

@@ -236,6 +236,10 @@ typedef struct gen_format {
     const char *detect_hook;
     const char *detect_fields[8];
     int ndetect_fields;
+    /* `layout NAME;`: a hand-written relic_status NAME(root *m, relic_arena *a,
+     * relic_error *err) that fills what the writer cannot derive; the
+     * format's relic_<f>_ops runs it before writing */
+    const char *layout_hook;
 } gen_format;
 
 /* GFF field types as numbered by the format (xoreos, src/aurora/gff3file.h; neverwinter.nim, gff.nim), and `any`. */
@@ -317,10 +321,11 @@ void emit_reader(gen_schema *s, gen_out *o);                   /* validator and 
 void emit_writer(gen_schema *s, gen_out *o);                   /* writer */
 void emit_codec_decoders(gen_schema *s, gen_out *o);           /* decoders of codec regions (emit_reader.c) */
 void emit_json(gen_schema *s, gen_out *o);                     /* generated/<family>/<fmt>_json.c: printer and reader */
+void emit_json_ops(gen_schema *s, gen_out *o);                 /* its end: relic_<fmt>_schema_ops, for the CLI and ABI */
 void emit_docs(gen_schema *s, gen_out *o);                     /* generated/docs/<fmt>.md */
 void emit_fuzz(gen_schema *s, gen_out *o);                     /* fuzz/gen_<fmt>.c: libFuzzer target */
 void emit_mutate(gen_schema *s, gen_out *o);                   /* generated/<family>/<fmt>_mutate.c: mutator tables (emit_mutate.c) */
-void emit_mutate_header(gen_schema *s, gen_out *o);            /* generated/<family>/<fmt>_mutate.h */
+void emit_mutate_header(gen_schema *s, gen_out *o);            /* in <fmt>.h: the relic_<fmt>_mutator declaration */
 void emit_fuzz_dict(gen_schema *s, gen_out *o);                /* fuzz/dict/gen_<fmt>.dict: libFuzzer dictionary */
 void emit_detect_decl(gen_schema *s, gen_out *o);              /* in <fmt>.h: relic_format_<fmt> (emit_detect.c) */
 void emit_detect_source(gen_schema *s, gen_out *o);            /* in <fmt>.c: its magic and descriptor */

@@ -396,28 +396,34 @@ int em_callee_order(gen_schema *s, gen_struct **out, int *needs_proto)
     return c.n;
 }
 
-/* C names without stutter: a struct named as its format is `file` in C
- * (relic_bwm_bwm -> relic_bwm_file), one whose name starts with the format's
- * drops the repeat (relic_gff_gff_struct -> relic_gff_struct), upper case
- * alike. Rewrites whole identifiers of a generated text, so the emitters keep
- * naming structs as the schema does (paths, JSON and docs keep those names). */
+/* C names without stutter: the root struct, and a struct named as its
+ * format, is `file` in C (relic_bwm_bwm -> relic_bwm_file, grf_region's root
+ * region: relic_grf_region_region -> relic_grf_region_file), one whose name
+ * starts with the format's drops the repeat (relic_gff_gff_struct ->
+ * relic_gff_struct; are_flags -> relic_are_flags), upper case alike. Rewrites whole identifiers of a
+ * generated text, so the emitters keep naming structs as the schema does
+ * (paths, JSON and docs keep those names); the other structs and enums map to
+ * themselves, so that the longest name wins (region_entry stays itself). */
 void em_c_names(const gen_schema *s, gen_out *o)
 {
-    char from[64][160], to[64][160];
-    int n = 0;
+    enum { MAXN = 256 };
+    static char from[MAXN][160], to[MAXN][160];
+    int n = 0, renamed = 0;
     const char *F = s->format.name;
     size_t fl = strlen(F);
-    for (int i = 0; i < s->nstructs && n < 62; i++) {
-        const char *S = s->structs[i]->name;
-        const char *rest = !strcmp(S, F) ? "file" : !strncmp(S, F, fl) && S[fl] == '_' ? S + fl + 1
-                                                                                       : NULL;
-        if (!rest) continue;
+    for (int i = 0; i < s->nstructs + s->nenums && n < MAXN - 2; i++) {
+        const char *S = i < s->nstructs ? s->structs[i]->name : s->enums[i - s->nstructs]->name;
+        const char *rest = i < s->nstructs && (s->structs[i] == s->format.root || !strcmp(S, F)) ? "file"
+            : !strncmp(S, F, fl) && S[fl] == '_'                                                 ? S + fl + 1
+                                                                                                 : S;
+        renamed |= rest != S;
         snprintf(from[n], sizeof from[n], "relic_%s_%s", F, S);
         snprintf(to[n], sizeof to[n], "relic_%s_%s", F, rest);
         snprintf(from[n + 1], sizeof from[n + 1], "%s", em_upper(from[n]));
         snprintf(to[n + 1], sizeof to[n + 1], "%s", em_upper(to[n]));
         n += 2;
     }
+    if (!renamed) n = 0;
     if (!n || !o->data) return;
     gen_out r = {0};
     const char *p = o->data, *end = o->data + o->size;

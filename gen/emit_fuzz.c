@@ -112,9 +112,9 @@ void emit_fuzz(gen_schema *s, gen_out *o)
     }
     out_printf(o, "#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (fuzz_scratch.h) */\n"
                   "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
-                  "#include \"relic.h\"\n#include \"%s.h\"\n#include \"%s_mutate.h\"\n"
+                  "#include \"relic.h\"\n#include \"relic_mutate.h\"\n#include \"%s.h\"\n"
                   "#include \"fuzz_sample.h\"\n#include \"fuzz_scratch.h\"\n\n",
-               F, F);
+               F);
     out_puts(o, "/* the JSON round trip (oracle 4) on one input in this many: printing and reading every\n"
                 " * input back was a third of a run (issue 18) */\n"
                 "#ifndef FUZZ_JSON_ONE_IN\n#define FUZZ_JSON_ONE_IN 4\n#endif\n\n");

@@ -162,3 +162,17 @@ void emit_json(gen_schema *s, gen_out *o)
     out_printf(o, "relic_status %s_json_print(const %s_%s *m, relic_buf *out, relic_error *err)\n{\n    return relic_jt_print_doc(&%s_json, m, out, err);\n}\n\n", P, P, R, R);
     out_printf(o, "relic_status %s_json_read(const char *text, size_t len, relic_arena *a, %s_%s *out, relic_error *err)\n{\n    return relic_jt_read_doc(&%s_json, text, len, a, out, err);\n}\n", P, P, R, R);
 }
+
+/* The format's descriptor for the relic command and the foreign-call ABI
+ * (runtime/json/relic_schema_ops.h): its relic_<f>_ops (generated/<f>.c) and
+ * the JSON printer and reader, type-erased. Only for formats relic_detect
+ * knows (`detect`): those are the ones a user hands to the command. */
+void emit_json_ops(gen_schema *s, gen_out *o)
+{
+    if (!s->format.detect) return;
+    const char *P = em_prefix(s);
+    out_printf(o, "\n/* ---- the format's descriptor (relic_schema_ops.h) ---- */\n\n#include \"relic_schema_ops.h\"\n\n");
+    out_printf(o, "static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return %s_json_print(model, out, err); }\n", P);
+    out_printf(o, "static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return %s_json_read(text, size, a, model, err); }\n\n", P);
+    out_printf(o, "const relic_schema_ops %s_schema_ops = { &%s_ops, json_print_any, json_read_any };\n", P, P);
+}

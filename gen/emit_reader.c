@@ -765,12 +765,10 @@ void emit_reader(gen_schema *s, gen_out *o)
     int var = s->format.root->fixed_size < 0;
     out_printf(o,
                "relic_status %s_validate(const uint8_t *data, size_t size, %s_view *out, relic_error *err)\n{\n"
-               "    RELIC_GEN_ERR_OR_SCRATCH(err);\n"
-               "    relic_error_clear(err);\n"
-               "    memset(out, 0, sizeof *out);\n"
-               "    out->base = data;\n    out->size = size;\n"
+               "    RELIC_GEN_ERR_CLEARED(err);\n"
+               "    *out = (%s_view){ .base = data, .size = size };\n"
                "    %s_rctx c = { data, size, err, &out->values, out, NULL };\n",
-               P, P, P);
+               P, P, P, P);
     if (var) out_puts(o, "    uint64_t sz;\n");
     out_printf(o,
                "    relic_status st = rd_%s(&c, 0, %s&out->values, 0);\n"

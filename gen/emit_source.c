@@ -30,6 +30,23 @@ void em_enum_source(gen_schema *s, gen_out *o, const gen_enum *e)
                P, e->name, e->name, e->nitems);
 }
 
+/* relic_<f>_ops: the entry points type-erased (relic_gen.h), one short
+ * wrapper each, for the mutator, the relic command and the ABI. */
+static void emit_ops(gen_schema *s, gen_out *o)
+{
+    const char *P = em_prefix(s), *R = s->format.root->name, *L = s->format.layout_hook;
+    out_printf(o, "/* ---- the entry points, type-erased (relic_gen_ops) ---- */\n\n");
+    out_printf(o, "static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return %s_validate(data, size, view, err); }\n", P);
+    out_printf(o, "static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return %s_decode(view, a, model, err); }\n", P);
+    if (L) out_printf(o, "relic_status %s(%s_%s *m, relic_arena *a, relic_error *err);\n", L, P, R);
+    if (L) out_printf(o, "static relic_status layout_any(void *model, relic_arena *a, relic_error *err) { return %s(model, a, err); }\n", L);
+    out_printf(o, "static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return %s_write(model, out, err); }\n\n", P);
+    out_printf(o, "const relic_gen_ops %s_ops = {\n    \"%s\", %s_extensions, %s%s, sizeof(%s_view), sizeof(%s_%s),\n"
+                  "    validate_any, decode_any, %s, write_any,\n};\n",
+               P, s->format.name, P, s->format.detect ? "&relic_format_" : "NULL", s->format.detect ? s->format.name : "", P, P, R,
+               L ? "layout_any" : "NULL");
+}
+
 void emit_source(gen_schema *s, gen_out *o)
 {
     const char *P = em_prefix(s);
@@ -45,4 +62,5 @@ void emit_source(gen_schema *s, gen_out *o)
     emit_reader(s, o);
     emit_codec_decoders(s, o);
     emit_writer(s, o);
+    emit_ops(s, o);
 }

@@ -346,6 +346,11 @@ void emit_header(gen_schema *s, gen_out *o)
                "relic_status %s_write(const %s_%s *m, relic_buf *out, relic_error *err);\n\n",
                P, P, R);
     out_printf(o,
+               "/** The entry points above, type-erased over the view and model (relic_gen.h,\n"
+               " *  relic_gen_ops): name, extensions, detection, sizes, validate, decode, %swrite. */\n"
+               "extern const struct relic_gen_ops %s_ops;\n\n",
+               s->format.layout_hook ? "layout, " : "", P);
+    out_printf(o,
                "/** Append the JSON form of a model to out (format key, members in schema order;\n"
                " *  derived fields are printed for reference and ignored when read back). */\n"
                "relic_status %s_json_print(const %s_%s *m, relic_buf *out, relic_error *err);\n\n",
@@ -356,6 +361,12 @@ void emit_header(gen_schema *s, gen_out *o)
                " *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */\n"
                "relic_status %s_json_read(const char *text, size_t len, relic_arena *a, %s_%s *out, relic_error *err);\n\n",
                P, P, P, R);
+    emit_mutate_header(s, o);
+    if (s->format.detect)
+        out_printf(o, "/** The format's descriptor for the relic command and the ABI (librelic-json,\n"
+                      " *  relic_schema_ops.h): %s_ops and the JSON printer and reader, type-erased. */\n"
+                      "extern const struct relic_schema_ops %s_schema_ops;\n\n",
+                   P, P);
     for (int i = 0; i < s->nstructs; i++) {
         gen_field *fs[512];
         int nf = em_fields(s->structs[i], fs, 512);

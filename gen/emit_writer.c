@@ -158,7 +158,9 @@ static void emit_put_fixed(wctx *w, const gen_field *f, const char *at, int simp
     }
 }
 
-/* Counted, placed or variable-size members of a general struct. */
+/* Counted, placed or variable-size members of a general struct: no block of
+ * their own; a placed member's position is c->at[i], an array's element
+ * count the function's local n (declared by its caller when used). */
 static void emit_put_var(wctx *w, const gen_field *f)
 {
     gen_out *o = w->o;
@@ -166,30 +168,31 @@ static void emit_put_var(wctx *w, const gen_field *f)
     const char *P = em_prefix(s);
     int64_t es = em_elem_size(f), per = em_fixed_elems(f);
     int var = f->count || f->count_rest;
-    const char *p = f->at ? "at" : "cur";
-    out_printf(o, "    { /* %s */\n", f->name);
-    if (f->at) out_printf(o, "        const uint64_t at = c->at[%d];\n", placed_index(s, f));
+    char p[32], n[32];
+    if (f->at) snprintf(p, sizeof p, "c->at[%d]", placed_index(s, f));
+    else snprintf(p, sizeof p, "cur");
+    if (var) snprintf(n, sizeof n, "n");
+    else snprintf(n, sizeof n, "%lldu", (long long)per);
     if (f->count) {
         gen_out t = {0};
         em_expr_text(&t, f->count);
-        out_printf(o, "        if ((st = relic_gen_count(c->err, %s, \"%s\", \"%s\", ", p, f->name, t.data);
+        out_printf(o, "    if ((st = relic_gen_count(c->err, %s, \"%s\", \"%s\", ", p, f->name, t.data);
         em_expr(o, f->count, "m->", "c->root->", "0");
         out_printf(o, ", m->%s_count)) != RELIC_OK) return st;\n", f->name);
         free(t.data);
     }
-    if (var && per == 1) out_printf(o, "        const uint64_t n = m->%s_count;\n", f->name);
-    else if (var) out_printf(o, "        const uint64_t n = (uint64_t)m->%s_count * %lldu;\n", f->name, (long long)per);
-    else out_printf(o, "        const uint64_t n = %lldu;\n", (long long)per);
+    if (var && per == 1) out_printf(o, "    n = m->%s_count;\n", f->name);
+    else if (var) out_printf(o, "    n = (uint64_t)m->%s_count * %lldu;\n", f->name, (long long)per);
     int need_bytes = !f->at;
     if (f->prim == P_CHAR || f->prim == P_BYTES) {
         if (f->const_str) {
-            out_printf(o, "        memcpy(c->base + %s, ", p);
+            out_printf(o, "    memcpy(c->base + %s, ", p);
             em_cstring(o, f->const_str, f->const_len);
             out_printf(o, ", %d);\n", f->const_len);
         } else {
-            out_printf(o, "        %smemcpy(c->base + %s, m->%s, (size_t)n);\n", var ? "if (n) " : "", p, f->name);
+            out_printf(o, "    %smemcpy(c->base + %s, m->%s, (size_t)%s);\n", var ? "if (n) " : "", p, f->name, n);
         }
-        if (need_bytes) out_puts(o, "        cur += n;\n");
+        if (need_bytes) out_printf(o, "    cur += %s;\n", n);
     } else if (!f->stype) {
         const char *ct = gen_prim_ctype(f->prim);
         char at[96], val[160];
@@ -198,40 +201,40 @@ static void emit_put_var(wctx *w, const gen_field *f)
         if (em_is_scalar(f)) {
             snprintf(val, sizeof val, "m->%s", f->name);
             snprintf(at, sizeof at, "c->base + %s", p);
-            out_puts(o, "        ");
+            out_puts(o, "    ");
             emit_store_scalar(o, f, at, val);
             out_puts(o, "\n");
         } else {
             if (var && es > 1 && f->endian == EN_LITTLE)
-                out_printf(o, "        if (RELIC_GEN_LE) { if (n) memcpy(c->base + %s, m->%s, (size_t)(n * %lldu)); }\n        else ", p, f->name, (long long)es);
-            else out_puts(o, "        ");
-            out_puts(o, "for (uint64_t k = 0; k < n; k++) ");
+                out_printf(o, "    if (RELIC_GEN_LE) { if (n) memcpy(c->base + %s, m->%s, (size_t)(n * %lldu)); }\n    else ", p, f->name, (long long)es);
+            else out_puts(o, "    ");
+            out_printf(o, "for (uint64_t k = 0; k < %s; k++) ", n);
             emit_store_scalar(o, f, at, val);
             out_puts(o, "\n");
         }
-        if (need_bytes) out_printf(o, "        cur += n * %lldu;\n", (long long)es);
+        if (need_bytes) out_printf(o, "    cur += %s * %lldu;\n", n, (long long)es);
     } else {
         const char *T = f->stype->name;
         int simple = simple_struct(f->stype);
         if (em_is_scalar(f)) {
-            if (simple) out_printf(o, "        put_%s(c->base + %s, &m->%s);\n", T, p, f->name);
-            else out_printf(o, "        if ((st = put_%s(c, &m->%s, %s, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, \"%s\", -1);\n", T, f->name, p, f->name);
-            if (need_bytes) out_puts(o, "        cur += sz;\n");
+            if (simple) out_printf(o, "    put_%s(c->base + %s, &m->%s);\n", T, p, f->name);
+            else out_printf(o, "    if ((st = put_%s(c, &m->%s, %s, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, \"%s\", -1);\n", T, f->name, p, f->name);
+            if (need_bytes) out_puts(o, "    cur += sz;\n");
         } else {
             char elem[200];
             if (var) snprintf(elem, sizeof elem, "&m->%s[k]", f->name);
             else snprintf(elem, sizeof elem, "&((const %s_%s *)m->%s)[k]", P, T, f->name);
-            const char *ind = "        ";
+            const char *ind = "    ";
             if (var && em_struct_memcpy(f->stype)) {
-                out_printf(o, "        if (RELIC_GEN_LE) { if (n) memcpy(c->base + %s, m->%s, (size_t)(n * %lldu)); }\n        else ", p, f->name, (long long)es);
+                out_printf(o, "    if (RELIC_GEN_LE) { if (n) memcpy(c->base + %s, m->%s, (size_t)(n * %lldu)); }\n    else ", p, f->name, (long long)es);
                 ind = "";
             }
             if (simple) {
-                out_printf(o, "%sfor (uint64_t k = 0; k < n; k++) put_%s(c->base + %s + k * %lld, %s);\n", ind, T, p, (long long)es, elem);
-                if (need_bytes) out_printf(o, "        cur += n * %lldu;\n", (long long)es);
+                out_printf(o, "%sfor (uint64_t k = 0; k < %s; k++) put_%s(c->base + %s + k * %lld, %s);\n", ind, n, T, p, (long long)es, elem);
+                if (need_bytes) out_printf(o, "    cur += %s * %lldu;\n", n, (long long)es);
             } else {
-                if (!*ind) ind = "        "; /* after "else " */
-                out_printf(o, "%s{\n%s    uint64_t q = %s;\n%s    for (uint64_t k = 0; k < n; k++) {\n", ind, ind, p, ind);
+                if (!*ind) ind = "    "; /* after "else " */
+                out_printf(o, "%s{\n%s    uint64_t q = %s;\n%s    for (uint64_t k = 0; k < %s; k++) {\n", ind, ind, p, ind, n);
                 out_printf(o, "%s        if ((st = put_%s(c, %s, q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, \"%s\", (int64_t)k);\n", ind, T, elem, f->name);
                 out_printf(o, "%s        q += sz;\n%s    }\n", ind, ind);
                 if (need_bytes) out_printf(o, "%s    cur = q;\n", ind);
@@ -239,7 +242,6 @@ static void emit_put_var(wctx *w, const gen_field *f)
             }
         }
     }
-    out_puts(o, "    }\n");
 }
 
 typedef struct wpos {
@@ -331,9 +333,15 @@ static void emit_fill_derived(wctx *w, const gen_struct *st, const char *holder,
             break;
         }
         if (!v.data) continue;
-        out_printf(o, "    if ((st = relic_gen_fits(c->err, d = %s, UINT64_C(%llu), \"%s\", \"%s\")) != RELIC_OK) return st;\n",
-                   v.data, (unsigned long long)type_max(f->prim), f->name, gen_prim_name(f->prim));
-        out_printf(o, "    %s%s = (%s)d;\n", holder, f->name, gen_prim_ctype(f->prim));
+        if (!gen_prim_is_signed(f->prim)) {
+            /* one call checks the value fits the field and stores it (relic_gen.h) */
+            out_printf(o, "    if ((st = relic_gen_set_%s(c->err, &%s%s, %s, \"%s\")) != RELIC_OK) return st;\n",
+                       gen_prim_name(f->prim), holder, f->name, v.data, f->name);
+        } else {
+            out_printf(o, "    if ((st = relic_gen_fits(c->err, d = %s, UINT64_C(%llu), \"%s\", \"%s\")) != RELIC_OK) return st;\n",
+                       v.data, (unsigned long long)type_max(f->prim), f->name, gen_prim_name(f->prim));
+            out_printf(o, "    %s%s = (%s)d;\n", holder, f->name, gen_prim_ctype(f->prim));
+        }
         free(v.data);
     }
 }
@@ -444,6 +452,7 @@ void emit_writer(gen_schema *s, gen_out *o)
         if (uses_st) out_puts(o, "    relic_status st;\n");
         if (strstr(body.data, "&sz)")) out_puts(o, "    uint64_t sz = 0;\n");
         if (strstr(body.data, ", d = ")) out_puts(o, "    uint64_t d;\n");
+        if (strstr(body.data, "    n = ")) out_puts(o, "    uint64_t n;\n");
         int uses_cur = strstr(body.data, "cur") != NULL;
         if (uses_cur) out_puts(o, "    uint64_t cur = pos;\n");
         else if (!body.data || !strstr(body.data, "pos")) out_puts(o, "    (void)pos;\n");
@@ -468,10 +477,10 @@ void emit_writer(gen_schema *s, gen_out *o)
         }
     w.o = o;
     out_printf(o, "relic_status %s_write(const %s_%s *model, relic_buf *out, relic_error *err)\n{\n", P, P, R);
-    out_printf(o, "    RELIC_GEN_ERR_OR_SCRATCH(err);\n    relic_error_clear(err);\n");
+    out_printf(o, "    RELIC_GEN_ERR_CLEARED(err);\n");
     out_printf(o, "    %s_%s copy = *model, *m = &copy; /* its derived fields are recomputed */\n", P, R);
-    out_printf(o, "    %s_wctx cc = { 0 }, *c = &cc;\n    c->err = err;\n    c->root = m;\n    relic_status st;\n", P);
-    if (derived.size) out_puts(o, "    uint64_t d;\n");
+    out_printf(o, "    %s_wctx cc = { .err = err, .root = m }, *c = &cc;\n    relic_status st;\n", P);
+    if (derived.size && strstr(derived.data, ", d = ")) out_puts(o, "    uint64_t d;\n");
     if (root_read) out_puts(o, "    root_sz_ = m;\n");
     char seq[64];
     if (root->fixed_size < 0) snprintf(seq, sizeof seq, "sz_%s(m)", R);
@@ -509,9 +518,8 @@ void emit_writer(gen_schema *s, gen_out *o)
     if (derived.size && strstr(derived.data, "total")) out_puts(o, "    const uint64_t total = cur;\n");
     if (derived.size) out_puts(o, derived.data);
     free(derived.data);
-    out_puts(o, "    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, \"\", \"output too large\");\n");
     out_puts(o, "    const size_t start = out->size;\n");
-    out_puts(o, "    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, \"\", \"cannot grow the output to %llu bytes\", (unsigned long long)cur);\n");
+    out_puts(o, "    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;\n");
     out_puts(o, "    uint64_t sz;\n");
     out_printf(o, "    if ((st = put_%s(c, m, 0, &sz)) != RELIC_OK) out->size = start;\n", R);
     out_puts(o, "    return st;\n}\n\n");

@@ -166,13 +166,13 @@ int main(int argc, char **argv)
             failed |= emit_gff(s, outdir, docsdir);
             continue;
         }
-        gen_out h = {0}, c = {0}, j = {0}, d = {0}, z = {0}, mh = {0}, mc = {0}, dict = {0};
+        gen_out h = {0}, c = {0}, j = {0}, d = {0}, z = {0}, mc = {0}, dict = {0};
         emit_header(s, &h);
         emit_source(s, &c);
         emit_json(s, &j);
+        emit_json_ops(s, &j);
         emit_docs(s, &d);
         emit_fuzz(s, &z);
-        emit_mutate_header(s, &mh);
         emit_mutate(s, &mc);
         emit_fuzz_dict(s, &dict);
         if (gen_error_count()) {
@@ -184,7 +184,7 @@ int main(int argc, char **argv)
         snprintf(dir, sizeof dir, "%s/%s", outdir, s->family);
         snprintf(ddir, sizeof ddir, "%s/dict", fuzzdir);
         failed |= put(dir, "%s.h", s, &h) | put(dir, "%s.c", s, &c) | put(dir, "%s_json.c", s, &j) |
-            put(docsdir, "%s.md", s, &d) | put(fuzzdir, "gen_%s.c", s, &z) | put(dir, "%s_mutate.h", s, &mh) |
+            put(docsdir, "%s.md", s, &d) | put(fuzzdir, "gen_%s.c", s, &z) |
             put(dir, "%s_mutate.c", s, &mc) | put(ddir, "gen_%s.dict", s, &dict);
     }
     if (!check_only && !failed && ndetected) {

@@ -812,11 +812,14 @@ static int parse_format(parser *p)
                     f->detect_fields[f->ndetect_fields++] = expect_ident(p, "a constant header field");
                 }
             }
+        } else if (is_word(p, "layout")) {
+            advance(p);
+            if (!(f->layout_hook = expect_ident(p, "the name of a layout function"))) return 0;
         } else if (is_word(p, "pairs")) {
             advance(p);
             if (!(f->pairs = expect_ident(p, "the name of the paired format"))) return 0;
         } else {
-            syntax(p, "source, extensions, endian, root, detect, gff, use, pairs or '}'");
+            syntax(p, "source, extensions, endian, root, detect, layout, gff, use, pairs or '}'");
             return 0;
         }
         (void)loc;

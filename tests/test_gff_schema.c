@@ -103,7 +103,7 @@ static void test_typed_accessors_read_documented_fields(void **state)
     assert_int_equal(relic_are_height(&x.d, &h, &err), RELIC_OK);
     assert_int_equal(w * h, 2);
     assert_int_equal(relic_are_flags(&x.d, &flags, &err), RELIC_OK);
-    assert_int_equal(flags, RELIC_ARE_FILE_FLAGS_INTERIOR | RELIC_ARE_FILE_FLAGS_NATURAL);
+    assert_int_equal(flags, RELIC_ARE_FLAGS_INTERIOR | RELIC_ARE_FLAGS_NATURAL);
     assert_int_equal(relic_are_tile_list(&x.d, &tiles, &err), RELIC_OK);
     assert_int_equal(tiles.count, 2);
     assert_int_equal(relic_are_tile_tile_id(&x.d, relic_gff_list_at(&tiles, 1), &id, &err), RELIC_OK);

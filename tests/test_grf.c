@@ -219,7 +219,7 @@ static const relic_grf_value_table *value_table_of(const relic_grf_file *f)
     return NULL;
 }
 
-static const relic_grf_region_region *region_of(const relic_grf_file *f)
+static const relic_grf_region_file *region_of(const relic_grf_file *f)
 {
     for (size_t i = 0; i < f->container.sections_count; i++)
         if (f->kinds[i] == RELIC_GRF_REGION) return f->models[i];
@@ -245,7 +245,7 @@ static void region_instances_get_their_properties_from_the_value_table(void **st
     loaded l;
     if (!load(DEMO_GRF, &l)) return;
     const relic_grf_value_table *vt = value_table_of(&l.f);
-    const relic_grf_region_region *r = region_of(&l.f);
+    const relic_grf_region_file *r = region_of(&l.f);
     assert_non_null(vt);
     assert_non_null(r);
     assert_int_equal(vt->records_count, 5571);
@@ -323,7 +323,7 @@ static void euler_angles_match_the_scene_quaternions_of_the_same_instances(void 
         unload(&g);
         return;
     }
-    const relic_grf_region_region *r = region_of(&g.f);
+    const relic_grf_region_file *r = region_of(&g.f);
     size_t compared = 0;
     double worst = 0;
     for (size_t k = 0; k < r->instances_count; k++) {
@@ -338,7 +338,7 @@ static void euler_angles_match_the_scene_quaternions_of_the_same_instances(void 
         for (size_t i = 0; i < s.m.sections_count; i++) {
             const char *sn = relic_groff_model_section_name(&s.m, i);
             if (s.f.kinds[i] != RELIC_SCN_INSTANCE || !sn || strcmp(sn, hex)) continue;
-            const relic_scn_instance_instance *st = s.f.models[i];
+            const relic_scn_instance_file *st = s.f.models[i];
             /* only instances the scene has not moved */
             if (fabsf(st->position.x - in->position.x) > 1e-3f || fabsf(st->position.y - in->position.y) > 1e-3f ||
                 fabsf(st->position.z - in->position.z) > 1e-3f)
@@ -455,18 +455,18 @@ static void older_version_layouts_round_trip(void **state)
         {.object = 0x80000002u, .name = 7, .position = {1, 2, 3}, .rotation = {0.1f, 0.2f, 0.3f}, .scale = 2},
         {.object = 0x80000002u, .name = 8, .position = {4, 5, 6}, .scale = 1},
     };
-    relic_grf_region_v11_region r = {.instances = inst, .instances_count = 2};
+    relic_grf_region_v11_file r = {.instances = inst, .instances_count = 2};
     write_validate_decode_write(RELIC_GRF_REGION_V11, wr_region11, &r);
     relic_grf_geometry_v11_vec3f v[3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, n[4] = {{0, 0, 1}};
     relic_grf_geometry_v11_face f = {{0, 1, 2}};
-    relic_grf_geometry_v11_geometry g11 = {.colour = {1, 2, 3}, .vertices = v, .vertices_count = 3, .faces = &f, .faces_count = 1, .face_normals = n, .face_normals_count = 1, .vertex_normals = n + 1, .vertex_normals_count = 3};
+    relic_grf_geometry_v11_file g11 = {.colour = {1, 2, 3}, .vertices = v, .vertices_count = 3, .faces = &f, .faces_count = 1, .face_normals = n, .face_normals_count = 1, .vertex_normals = n + 1, .vertex_normals_count = 3};
     write_validate_decode_write(RELIC_GRF_GEOMETRY_V11, wr_geom11, &g11);
     relic_grf_geometry_v13_vec3f v13[3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
     relic_grf_geometry_v13_face f13 = {{0, 1, 2}};
-    relic_grf_geometry_v13_geometry g13 = {.vertices = v13, .vertices_count = 3, .faces = &f13, .faces_count = 1, .face_normals = v13, .face_normals_count = 1, .wrap_vertices = v13, .wrap_vertices_count = 3};
+    relic_grf_geometry_v13_file g13 = {.vertices = v13, .vertices_count = 3, .faces = &f13, .faces_count = 1, .face_normals = v13, .face_normals_count = 1, .wrap_vertices = v13, .wrap_vertices_count = 3};
     write_validate_decode_write(RELIC_GRF_GEOMETRY_V13, wr_geom13, &g13);
     uint32_t names[1] = {5};
-    relic_grf_material_v11_material m11 = {.texture = names, .texture_count = 1, .opacity = names, .opacity_count = 1, .bump = names, .bump_count = 1, .ambient = 0.5f, .diffuse = 1};
+    relic_grf_material_v11_file m11 = {.texture = names, .texture_count = 1, .opacity = names, .opacity_count = 1, .bump = names, .bump_count = 1, .ambient = 0.5f, .diffuse = 1};
     write_validate_decode_write(RELIC_GRF_MATERIAL_V11, wr_mat11, &m11);
 }
 
@@ -475,10 +475,10 @@ static void savegame_sections_round_trip(void **state)
     (void)state;
     /* a name, its NUL and trailing bytes (Trespasser file formats: "possibly 14 extra unknown bytes") */
     char name[] = "Beach 1\0\x01\x02\x03";
-    relic_scn_text_text t = {.text = name, .text_count = sizeof name - 1};
+    relic_scn_text_file t = {.text = name, .text_count = sizeof name - 1};
     write_validate_decode_write(RELIC_SCN_TEXT, wr_text, &t);
     uint8_t rest[40] = {40, 0, 0, 0, 1};
-    relic_scn_bmp_bmp b = {.magic = "BM", .file_size = 54, .pixel_offset = 54, .rest = rest, .rest_count = sizeof rest};
+    relic_scn_bmp_file b = {.magic = "BM", .file_size = 54, .pixel_offset = 54, .rest = rest, .rest_count = sizeof rest};
     write_validate_decode_write(RELIC_SCN_BMP, wr_bmp, &b);
 }
 

@@ -14,9 +14,10 @@
 
 #include <cmocka.h>
 
-#include "bwm_mutate.h"
+#include "bwm.h"
 #include "relic.h"
 #include "relic_bwm.h"
+#include "relic_mutate.h"
 #include "mutate_scratch.h"
 
 #define SEEDS 40

@@ -51,17 +51,17 @@ static const void *section(const relic_grf_file *f, uint32_t handle, relic_grf_k
 static void expected(const relic_grf_file *f, uint32_t object, uint32_t *nv, uint32_t *nt, uint32_t *nf, int *forms)
 {
     relic_grf_kind k = RELIC_GRF_OPAQUE, gk = RELIC_GRF_OPAQUE, mk = RELIC_GRF_OPAQUE;
-    const relic_grf_object_object *o = section(f, object, &k);
+    const relic_grf_object_file *o = section(f, object, &k);
     assert_non_null(o);
     assert_int_equal(k, RELIC_GRF_OBJECT);
     const void *g = section(f, o->geometry, &gk);
     const void *mp = o->mapping ? section(f, o->mapping, &mk) : NULL;
-    const relic_grf_mapping_mapping *map = mp && mk == RELIC_GRF_MAPPING ? mp : NULL;
+    const relic_grf_mapping_file *map = mp && mk == RELIC_GRF_MAPPING ? mp : NULL;
     *nv = *nt = *nf = 0;
     if (!g) return;
     size_t faces = 0;
     if (gk == RELIC_GRF_MESH) {
-        const relic_grf_mesh_mesh *m = g;
+        const relic_grf_mesh_file *m = g;
         *nv = (uint32_t)m->points_count;
         *nt = (uint32_t)m->vertices_count;
         for (size_t p = 0; p < m->polygons_count; p++)
@@ -69,13 +69,13 @@ static void expected(const relic_grf_file *f, uint32_t object, uint32_t *nv, uin
         forms[0] = 1;
         return;
     } else if (gk == RELIC_GRF_GEOMETRY) {
-        const relic_grf_geometry_geometry *p = g;
+        const relic_grf_geometry_file *p = g;
         *nv = (uint32_t)p->vertices_count, faces = p->faces_count;
     } else if (gk == RELIC_GRF_GEOMETRY_V13) {
-        const relic_grf_geometry_v13_geometry *p = g;
+        const relic_grf_geometry_v13_file *p = g;
         *nv = (uint32_t)p->vertices_count, faces = p->faces_count;
     } else if (gk == RELIC_GRF_GEOMETRY_V11) {
-        const relic_grf_geometry_v11_geometry *p = g;
+        const relic_grf_geometry_v11_file *p = g;
         *nv = (uint32_t)p->vertices_count, faces = p->faces_count;
     } else {
         return;
@@ -111,8 +111,8 @@ static void demo_grf_models_become_tpm_meshes_with_their_counts(void **state)
     if (relic_tpm_parse("demo.tpm", text.data, text.size, &a, &t, &err) != RELIC_OK) fail_msg("%s", err.message);
 
     /* the distinct objects, in order of first use, and the instance count */
-    const relic_grf_region_region *r = NULL;
-    const relic_grf_region_v11_region *r11 = NULL;
+    const relic_grf_region_file *r = NULL;
+    const relic_grf_region_v11_file *r11 = NULL;
     for (size_t i = 0; i < f.container.sections_count; i++) {
         if (f.kinds[i] == RELIC_GRF_REGION && !r && !r11) r = f.models[i];
         if (f.kinds[i] == RELIC_GRF_REGION_V11 && !r && !r11) r11 = f.models[i];

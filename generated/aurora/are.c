@@ -15,11 +15,11 @@ int relic_are_wind_power_from_name(const char *name, int64_t *value) { return re
 static const relic_gen_enum_item are_flags_names[] = {
     { 1, "interior" }, { 2, "underground" }, { 4, "natural" },
 };
-const char *relic_are_file_flags_name(int64_t value) { return relic_gen_enum_name(are_flags_names, 3, value); }
-int relic_are_file_flags_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(are_flags_names, 3, name, value); }
+const char *relic_are_flags_name(int64_t value) { return relic_gen_enum_name(are_flags_names, 3, value); }
+int relic_are_flags_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(are_flags_names, 3, name, value); }
 
-static const int64_t relic_are_file_flags_values[] = { INT64_C(1), INT64_C(2), INT64_C(4), };
-static const char *const relic_are_file_flags_names[] = { "interior", "underground", "natural", };
+static const int64_t relic_are_flags_values[] = { INT64_C(1), INT64_C(2), INT64_C(4), };
+static const char *const relic_are_flags_names[] = { "interior", "underground", "natural", };
 static const int64_t relic_are_file_wind_power_values[] = { INT64_C(0), INT64_C(1), INT64_C(2), };
 static const char *const relic_are_file_wind_power_names[] = { "none", "weak", "strong", };
 static const relic_gff_sfield relic_are_file_fields[] = {
@@ -30,7 +30,7 @@ static const relic_gff_sfield relic_are_file_fields[] = {
     { "Creator_ID", "creator_id", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(-1), INT64_C(-1), NULL, NULL, 0u, NULL, "Deprecated; unused. Always -1 in NWN1 and NWN2; KotOR's own areas store 0 (PyKotor test and shipped module areas)", 3u, 0u, 0u, 0u },
     { "DayNightCycle", "day_night_cycle", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 if day/night transitions occur, 0 otherwise", 0u, 0u, 0u, 0u },
     { "Expansion_List", "expansion_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_are_expansion_struct, "Deprecated; unused", 0u, 0u, 0u, 0u },
-    { "Flags", "flags", 4u, 0, RELIC_GFF_VALUES_FLAGS, 1, INT64_C(0), INT64_C(0), relic_are_file_flags_values, relic_are_file_flags_names, 3u, NULL, "Area terrain type flags: 0x0001 interior, 0x0002 underground, 0x0004 natural", 0u, 0u, 0u, 0u },
+    { "Flags", "flags", 4u, 0, RELIC_GFF_VALUES_FLAGS, 1, INT64_C(0), INT64_C(0), relic_are_flags_values, relic_are_flags_names, 3u, NULL, "Area terrain type flags: 0x0001 interior, 0x0002 underground, 0x0004 natural", 0u, 0u, 0u, 0u },
     { "Height", "height", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Area size in the y (north-south) direction, in tiles", 0u, 0u, 0u, 0u },
     { "ID", "id", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(-1), INT64_C(-1), NULL, NULL, 0u, NULL, "Deprecated; unused. Always -1 in NWN1 and NWN2; KotOR's own areas store 0 (PyKotor test and shipped module areas)", 3u, 0u, 0u, 0u },
     { "IsNight", "is_night", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 if the area is always night, 0 if always day; meaningful only if DayNightCycle is 0", 0u, 0u, 0u, 0u },

@@ -25,15 +25,15 @@ int relic_are_wind_power_from_name(const char *name, int64_t *value);
 static inline int relic_are_wind_power_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(2); }
 
 /** Area terrain type flags: they affect hearing through walls, map exploration visibility and whether certain feats are active, not how the toolset presents the area Source: BioWare Aurora specs, AreaFile Table 2.1. */
-enum relic_are_file_flags {
-    RELIC_ARE_FILE_FLAGS_INTERIOR = 1, /**< Interior (exterior if unset) */
-    RELIC_ARE_FILE_FLAGS_UNDERGROUND = 2, /**< Underground (aboveground if unset) */
-    RELIC_ARE_FILE_FLAGS_NATURAL = 4, /**< Natural (urban if unset) */
+enum relic_are_flags {
+    RELIC_ARE_FLAGS_INTERIOR = 1, /**< Interior (exterior if unset) */
+    RELIC_ARE_FLAGS_UNDERGROUND = 2, /**< Underground (aboveground if unset) */
+    RELIC_ARE_FLAGS_NATURAL = 4, /**< Natural (urban if unset) */
 };
 /** The name of a single flag value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
-const char *relic_are_file_flags_name(int64_t value);
-int relic_are_file_flags_from_name(const char *name, int64_t *value);
-#define RELIC_ARE_FILE_FLAGS_MASK 0x7u
+const char *relic_are_flags_name(int64_t value);
+int relic_are_flags_from_name(const char *name, int64_t *value);
+#define RELIC_ARE_FLAGS_MASK 0x7u
 
 /** ARE top-level struct: static area properties (not modifiable by scripting) and the tile layout (StructID 0xFFFFFFFF: the top-level struct.) Source: BioWare Aurora specs, AreaFile Table 2.1. */
 extern const relic_gff_sstruct relic_are_file_struct;

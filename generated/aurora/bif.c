@@ -77,11 +77,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_bif(relic_bif_rctx *c, uin
 
 relic_status relic_bif_validate(const uint8_t *data, size_t size, relic_bif_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_bif_view){ .base = data, .size = size };
     relic_bif_rctx c = { data, size, err, &out->values, out, NULL };
     relic_status st = rd_bif(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
@@ -125,28 +122,22 @@ static inline void put_variable_resource(uint8_t *p, const relic_bif_variable_re
 static relic_status put_bif(relic_bif_wctx *c, const relic_bif_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
+    uint64_t n;
     put_header(c->base + pos, &m->header);
-    { /* variable_resources */
-        const uint64_t at = c->at[0];
-        if ((st = relic_gen_count(c->err, at, "variable_resources", "header.variable_resource_count", ((int64_t)m->header.variable_resource_count), m->variable_resources_count)) != RELIC_OK) return st;
-        const uint64_t n = m->variable_resources_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->variable_resources, (size_t)(n * 16u)); }
-        else for (uint64_t k = 0; k < n; k++) put_variable_resource(c->base + at + k * 16, &m->variable_resources[k]);
-    }
+    if ((st = relic_gen_count(c->err, c->at[0], "variable_resources", "header.variable_resource_count", ((int64_t)m->header.variable_resource_count), m->variable_resources_count)) != RELIC_OK) return st;
+    n = m->variable_resources_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + c->at[0], m->variable_resources, (size_t)(n * 16u)); }
+    else for (uint64_t k = 0; k < n; k++) put_variable_resource(c->base + c->at[0] + k * 16, &m->variable_resources[k]);
     *size_out = 20u;
     return RELIC_OK;
 }
 
 relic_status relic_bif_write(const relic_bif_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
+    RELIC_GEN_ERR_CLEARED(err);
     relic_bif_file copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_bif_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    relic_bif_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
-    uint64_t d;
     c->size[0] = ((uint64_t)m->variable_resources_count * 16u);
     const uint64_t held[1] = {
         m->header.variable_table_offset
@@ -154,15 +145,22 @@ relic_status relic_bif_write(const relic_bif_file *model, relic_buf *out, relic_
     uint64_t cur;
     if ((st = relic_gen_layout(err, 20u, 1, held, c->size, c->at, &cur)) != RELIC_OK) return st;
     const uint64_t total = cur;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->variable_resources_count, UINT64_C(4294967295), "variable_resource_count", "u32")) != RELIC_OK) return st;
-    m->header.variable_resource_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->variable_resources_count == 0 && (uint64_t)m->header.variable_table_offset <= total) ? (uint64_t)m->header.variable_table_offset : c->at[0], UINT64_C(4294967295), "variable_table_offset", "u32")) != RELIC_OK) return st;
-    m->header.variable_table_offset = (uint32_t)d;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
+    if ((st = relic_gen_set_u32(c->err, &m->header.variable_resource_count, (uint64_t)m->variable_resources_count, "variable_resource_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.variable_table_offset, (m->variable_resources_count == 0 && (uint64_t)m->header.variable_table_offset <= total) ? (uint64_t)m->header.variable_table_offset : c->at[0], "variable_table_offset")) != RELIC_OK) return st;
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_bif(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_bif_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_bif_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_bif_write(model, out, err); }
+
+const relic_gen_ops relic_bif_ops = {
+    "bif", relic_bif_extensions, &relic_format_bif, sizeof(relic_bif_view), sizeof(relic_bif_file),
+    validate_any, decode_any, NULL, write_any,
+};

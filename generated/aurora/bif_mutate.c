@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "bif.h"
-#include "bif_mutate.h"
-
 
 static const relic_mut_field fields_header[] = {
     { "file_type", RELIC_MUT_CHAR, 0 | RELIC_MUTF_CONST, 1, -1, -1, 4u, offsetof(relic_bif_header, file_type), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
@@ -42,29 +42,9 @@ static const relic_mut_patch patches[] = {
     { "header.variable_table_offset", 16u, 4, 0, RELIC_MUT_PATCH_DERIVED },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_bif_view v;
-    relic_status st = relic_bif_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_bif_file *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_bif_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_bif_write((const relic_bif_file *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_bif_view v;
-    return relic_bif_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_bif_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_bif_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_bif_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_bif_mutator = {
     "bif", structs, 3, 2, patches, 2, mut_load, mut_write, mut_validate,

@@ -191,11 +191,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_erf(relic_erf_rctx *c, uin
 
 relic_status relic_erf_validate(const uint8_t *data, size_t size, relic_erf_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_erf_view){ .base = data, .size = size };
     relic_erf_rctx c = { data, size, err, &out->values, out, NULL };
     relic_status st = rd_erf(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
@@ -269,19 +266,16 @@ static relic_status put_localized_string(relic_erf_wctx *c, const relic_erf_loca
 {
     relic_erf_localized_string copy = *m0, *m = &copy; /* its derived fields are recomputed */
     relic_status st;
-    uint64_t d;
+    uint64_t n;
     uint64_t cur = pos;
-    if ((st = relic_gen_fits(c->err, d = ((uint64_t)m->text_count * 1u), UINT64_C(4294967295), "string_size", "u32")) != RELIC_OK) return st;
-    m->string_size = (uint32_t)d;
+    if ((st = relic_gen_set_u32(c->err, &m->string_size, ((uint64_t)m->text_count * 1u), "string_size")) != RELIC_OK) return st;
     relic_store_u32le(c->base + pos, m->language_id);
     relic_store_u32le(c->base + pos + 4, m->string_size);
     cur = pos + 8;
-    { /* text */
-        if ((st = relic_gen_count(c->err, cur, "text", "string_size", ((int64_t)m->string_size), m->text_count)) != RELIC_OK) return st;
-        const uint64_t n = m->text_count;
-        if (n) memcpy(c->base + cur, m->text, (size_t)n);
-        cur += n;
-    }
+    if ((st = relic_gen_count(c->err, cur, "text", "string_size", ((int64_t)m->string_size), m->text_count)) != RELIC_OK) return st;
+    n = m->text_count;
+    if (n) memcpy(c->base + cur, m->text, (size_t)n);
+    cur += n;
     *size_out = cur - pos;
     return RELIC_OK;
 }
@@ -289,14 +283,13 @@ static relic_status put_localized_string(relic_erf_wctx *c, const relic_erf_loca
 static relic_status put_key(relic_erf_wctx *c, const relic_erf_key *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
+    uint64_t n;
     uint64_t cur = pos;
     cur = pos;
-    { /* resref */
-        if ((st = relic_gen_count(c->err, cur, "resref", "16 + 16 * (header.file_version == 0x312E3156)", relic_gen_add(INT64_C(16), relic_gen_mul(INT64_C(16), ((int64_t)(((int64_t)c->root->header.file_version) == INT64_C(825110870))))), m->resref_count)) != RELIC_OK) return st;
-        const uint64_t n = m->resref_count;
-        if (n) memcpy(c->base + cur, m->resref, (size_t)n);
-        cur += n;
-    }
+    if ((st = relic_gen_count(c->err, cur, "resref", "16 + 16 * (header.file_version == 0x312E3156)", relic_gen_add(INT64_C(16), relic_gen_mul(INT64_C(16), ((int64_t)(((int64_t)c->root->header.file_version) == INT64_C(825110870))))), m->resref_count)) != RELIC_OK) return st;
+    n = m->resref_count;
+    if (n) memcpy(c->base + cur, m->resref, (size_t)n);
+    cur += n;
     relic_store_u32le(c->base + cur, m->res_id);
     relic_store_u16le(c->base + cur + 4, m->res_type);
     relic_store_u16le(c->base + cur + 6, m->unused);
@@ -314,52 +307,40 @@ static relic_status put_erf(relic_erf_wctx *c, const relic_erf_file *m, uint64_t
 {
     relic_status st;
     uint64_t sz = 0;
+    uint64_t n;
     put_header(c->base + pos, &m->header);
-    { /* localized_strings */
-        const uint64_t at = c->at[0];
-        if ((st = relic_gen_count(c->err, at, "localized_strings", "header.language_count", ((int64_t)m->header.language_count), m->localized_strings_count)) != RELIC_OK) return st;
-        const uint64_t n = m->localized_strings_count;
-        {
-            uint64_t q = at;
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = put_localized_string(c, &m->localized_strings[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "localized_strings", (int64_t)k);
-                q += sz;
-            }
+    if ((st = relic_gen_count(c->err, c->at[0], "localized_strings", "header.language_count", ((int64_t)m->header.language_count), m->localized_strings_count)) != RELIC_OK) return st;
+    n = m->localized_strings_count;
+    {
+        uint64_t q = c->at[0];
+        for (uint64_t k = 0; k < n; k++) {
+            if ((st = put_localized_string(c, &m->localized_strings[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "localized_strings", (int64_t)k);
+            q += sz;
         }
     }
-    { /* keys */
-        const uint64_t at = c->at[1];
-        if ((st = relic_gen_count(c->err, at, "keys", "header.entry_count", ((int64_t)m->header.entry_count), m->keys_count)) != RELIC_OK) return st;
-        const uint64_t n = m->keys_count;
-        {
-            uint64_t q = at;
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = put_key(c, &m->keys[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "keys", (int64_t)k);
-                q += sz;
-            }
+    if ((st = relic_gen_count(c->err, c->at[1], "keys", "header.entry_count", ((int64_t)m->header.entry_count), m->keys_count)) != RELIC_OK) return st;
+    n = m->keys_count;
+    {
+        uint64_t q = c->at[1];
+        for (uint64_t k = 0; k < n; k++) {
+            if ((st = put_key(c, &m->keys[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "keys", (int64_t)k);
+            q += sz;
         }
     }
-    { /* resources */
-        const uint64_t at = c->at[2];
-        if ((st = relic_gen_count(c->err, at, "resources", "header.entry_count", ((int64_t)m->header.entry_count), m->resources_count)) != RELIC_OK) return st;
-        const uint64_t n = m->resources_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->resources, (size_t)(n * 8u)); }
-        else for (uint64_t k = 0; k < n; k++) put_resource(c->base + at + k * 8, &m->resources[k]);
-    }
+    if ((st = relic_gen_count(c->err, c->at[2], "resources", "header.entry_count", ((int64_t)m->header.entry_count), m->resources_count)) != RELIC_OK) return st;
+    n = m->resources_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + c->at[2], m->resources, (size_t)(n * 8u)); }
+    else for (uint64_t k = 0; k < n; k++) put_resource(c->base + c->at[2] + k * 8, &m->resources[k]);
     *size_out = 160u;
     return RELIC_OK;
 }
 
 relic_status relic_erf_write(const relic_erf_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
+    RELIC_GEN_ERR_CLEARED(err);
     relic_erf_file copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_erf_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    relic_erf_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
-    uint64_t d;
     c->size[0] = sum_erf_localized_string(m->localized_strings, m->localized_strings_count);
     c->size[1] = sum_erf_key(m->keys, m->keys_count);
     c->size[2] = ((uint64_t)m->resources_count * 8u);
@@ -371,23 +352,26 @@ relic_status relic_erf_write(const relic_erf_file *model, relic_buf *out, relic_
     uint64_t cur;
     if ((st = relic_gen_layout(err, 160u, 3, held, c->size, c->at, &cur)) != RELIC_OK) return st;
     const uint64_t total = cur;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->localized_strings_count, UINT64_C(4294967295), "language_count", "u32")) != RELIC_OK) return st;
-    m->header.language_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = c->size[0], UINT64_C(4294967295), "localized_string_size", "u32")) != RELIC_OK) return st;
-    m->header.localized_string_size = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->keys_count, UINT64_C(4294967295), "entry_count", "u32")) != RELIC_OK) return st;
-    m->header.entry_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->localized_strings_count == 0 && (uint64_t)m->header.offset_to_localized_string <= total) ? (uint64_t)m->header.offset_to_localized_string : c->at[0], UINT64_C(4294967295), "offset_to_localized_string", "u32")) != RELIC_OK) return st;
-    m->header.offset_to_localized_string = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->keys_count == 0 && (uint64_t)m->header.offset_to_key_list <= total) ? (uint64_t)m->header.offset_to_key_list : c->at[1], UINT64_C(4294967295), "offset_to_key_list", "u32")) != RELIC_OK) return st;
-    m->header.offset_to_key_list = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->resources_count == 0 && (uint64_t)m->header.offset_to_resource_list <= total) ? (uint64_t)m->header.offset_to_resource_list : c->at[2], UINT64_C(4294967295), "offset_to_resource_list", "u32")) != RELIC_OK) return st;
-    m->header.offset_to_resource_list = (uint32_t)d;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
+    if ((st = relic_gen_set_u32(c->err, &m->header.language_count, (uint64_t)m->localized_strings_count, "language_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.localized_string_size, c->size[0], "localized_string_size")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.entry_count, (uint64_t)m->keys_count, "entry_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.offset_to_localized_string, (m->localized_strings_count == 0 && (uint64_t)m->header.offset_to_localized_string <= total) ? (uint64_t)m->header.offset_to_localized_string : c->at[0], "offset_to_localized_string")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.offset_to_key_list, (m->keys_count == 0 && (uint64_t)m->header.offset_to_key_list <= total) ? (uint64_t)m->header.offset_to_key_list : c->at[1], "offset_to_key_list")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.offset_to_resource_list, (m->resources_count == 0 && (uint64_t)m->header.offset_to_resource_list <= total) ? (uint64_t)m->header.offset_to_resource_list : c->at[2], "offset_to_resource_list")) != RELIC_OK) return st;
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_erf(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_erf_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_erf_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_erf_write(model, out, err); }
+
+const relic_gen_ops relic_erf_ops = {
+    "erf", relic_erf_extensions, &relic_format_erf, sizeof(relic_erf_view), sizeof(relic_erf_file),
+    validate_any, decode_any, NULL, write_any,
+};

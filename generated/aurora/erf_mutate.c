@@ -7,8 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "erf.h"
-#include "erf_mutate.h"
 
 static const int64_t values_version[] = { INT64_C(808333654), INT64_C(825110870) };
 static const int64_t values_resource_type[] = { INT64_C(0), INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(6), INT64_C(7), INT64_C(8), INT64_C(9), INT64_C(10), INT64_C(2000), INT64_C(2001), INT64_C(2002), INT64_C(2003), INT64_C(2005), INT64_C(2007), INT64_C(2008), INT64_C(2009), INT64_C(2010), INT64_C(2011), INT64_C(2012), INT64_C(2013), INT64_C(2014), INT64_C(2015), INT64_C(2016), INT64_C(2017), INT64_C(2018), INT64_C(2022), INT64_C(2023), INT64_C(2024), INT64_C(2025), INT64_C(2026), INT64_C(2027), INT64_C(2029), INT64_C(2030), INT64_C(2031), INT64_C(2032), INT64_C(2033), INT64_C(2034), INT64_C(2035), INT64_C(2036), INT64_C(2037), INT64_C(2038), INT64_C(2039), INT64_C(2040), INT64_C(2041), INT64_C(2042), INT64_C(2043), INT64_C(2044), INT64_C(2045), INT64_C(2046), INT64_C(2047), INT64_C(2048), INT64_C(2049), INT64_C(2050), INT64_C(2051), INT64_C(2052), INT64_C(2053), INT64_C(2054), INT64_C(2055), INT64_C(2056), INT64_C(2057), INT64_C(2058), INT64_C(2059), INT64_C(2060), INT64_C(2061), INT64_C(2062), INT64_C(2063), INT64_C(2064), INT64_C(2065), INT64_C(2066), INT64_C(9996), INT64_C(9997), INT64_C(9998), INT64_C(9999) };
@@ -70,29 +71,9 @@ static const relic_mut_patch patches[] = {
     { "header.offset_to_resource_list", 28u, 4, 0, RELIC_MUT_PATCH_DERIVED },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_erf_view v;
-    relic_status st = relic_erf_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_erf_file *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_erf_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_erf_write((const relic_erf_file *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_erf_view v;
-    return relic_erf_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_erf_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_erf_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_erf_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_erf_mutator = {
     "erf", structs, 5, 4, patches, 6, mut_load, mut_write, mut_validate,

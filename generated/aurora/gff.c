@@ -164,11 +164,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff(relic_gff_rctx *c, uin
 
 relic_status relic_gff_validate(const uint8_t *data, size_t size, relic_gff_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_gff_view){ .base = data, .size = size };
     relic_gff_rctx c = { data, size, err, &out->values, out, NULL };
     relic_status st = rd_gff(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
@@ -232,62 +229,41 @@ static inline void put_gff_label(uint8_t *p, const relic_gff_label *m)
 static relic_status put_gff(relic_gff_wctx *c, const relic_gff_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
+    uint64_t n;
     put_header(c->base + pos, &m->header);
-    { /* structs */
-        const uint64_t at = c->at[0];
-        if ((st = relic_gen_count(c->err, at, "structs", "header.struct_count", ((int64_t)m->header.struct_count), m->structs_count)) != RELIC_OK) return st;
-        const uint64_t n = m->structs_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->structs, (size_t)(n * 12u)); }
-        else for (uint64_t k = 0; k < n; k++) put_gff_struct(c->base + at + k * 12, &m->structs[k]);
-    }
-    { /* fields */
-        const uint64_t at = c->at[1];
-        if ((st = relic_gen_count(c->err, at, "fields", "header.field_count", ((int64_t)m->header.field_count), m->fields_count)) != RELIC_OK) return st;
-        const uint64_t n = m->fields_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->fields, (size_t)(n * 12u)); }
-        else for (uint64_t k = 0; k < n; k++) put_gff_field(c->base + at + k * 12, &m->fields[k]);
-    }
-    { /* labels */
-        const uint64_t at = c->at[2];
-        if ((st = relic_gen_count(c->err, at, "labels", "header.label_count", ((int64_t)m->header.label_count), m->labels_count)) != RELIC_OK) return st;
-        const uint64_t n = m->labels_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->labels, (size_t)(n * 16u)); }
-        else for (uint64_t k = 0; k < n; k++) put_gff_label(c->base + at + k * 16, &m->labels[k]);
-    }
-    { /* field_data */
-        const uint64_t at = c->at[3];
-        if ((st = relic_gen_count(c->err, at, "field_data", "header.field_data_count", ((int64_t)m->header.field_data_count), m->field_data_count)) != RELIC_OK) return st;
-        const uint64_t n = m->field_data_count;
-        for (uint64_t k = 0; k < n; k++) relic_store_u8(c->base + at + k * 1, ((const uint8_t *)m->field_data)[k]);
-    }
-    { /* field_indices */
-        const uint64_t at = c->at[4];
-        if ((st = relic_gen_count(c->err, at, "field_indices", "header.field_indices_count / 4", relic_gen_div(((int64_t)m->header.field_indices_count), INT64_C(4)), m->field_indices_count)) != RELIC_OK) return st;
-        const uint64_t n = m->field_indices_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->field_indices, (size_t)(n * 4u)); }
-        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + at + k * 4, ((const uint32_t *)m->field_indices)[k]);
-    }
-    { /* list_indices */
-        const uint64_t at = c->at[5];
-        if ((st = relic_gen_count(c->err, at, "list_indices", "header.list_indices_count / 4", relic_gen_div(((int64_t)m->header.list_indices_count), INT64_C(4)), m->list_indices_count)) != RELIC_OK) return st;
-        const uint64_t n = m->list_indices_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->list_indices, (size_t)(n * 4u)); }
-        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + at + k * 4, ((const uint32_t *)m->list_indices)[k]);
-    }
+    if ((st = relic_gen_count(c->err, c->at[0], "structs", "header.struct_count", ((int64_t)m->header.struct_count), m->structs_count)) != RELIC_OK) return st;
+    n = m->structs_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + c->at[0], m->structs, (size_t)(n * 12u)); }
+    else for (uint64_t k = 0; k < n; k++) put_gff_struct(c->base + c->at[0] + k * 12, &m->structs[k]);
+    if ((st = relic_gen_count(c->err, c->at[1], "fields", "header.field_count", ((int64_t)m->header.field_count), m->fields_count)) != RELIC_OK) return st;
+    n = m->fields_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + c->at[1], m->fields, (size_t)(n * 12u)); }
+    else for (uint64_t k = 0; k < n; k++) put_gff_field(c->base + c->at[1] + k * 12, &m->fields[k]);
+    if ((st = relic_gen_count(c->err, c->at[2], "labels", "header.label_count", ((int64_t)m->header.label_count), m->labels_count)) != RELIC_OK) return st;
+    n = m->labels_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + c->at[2], m->labels, (size_t)(n * 16u)); }
+    else for (uint64_t k = 0; k < n; k++) put_gff_label(c->base + c->at[2] + k * 16, &m->labels[k]);
+    if ((st = relic_gen_count(c->err, c->at[3], "field_data", "header.field_data_count", ((int64_t)m->header.field_data_count), m->field_data_count)) != RELIC_OK) return st;
+    n = m->field_data_count;
+    for (uint64_t k = 0; k < n; k++) relic_store_u8(c->base + c->at[3] + k * 1, ((const uint8_t *)m->field_data)[k]);
+    if ((st = relic_gen_count(c->err, c->at[4], "field_indices", "header.field_indices_count / 4", relic_gen_div(((int64_t)m->header.field_indices_count), INT64_C(4)), m->field_indices_count)) != RELIC_OK) return st;
+    n = m->field_indices_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + c->at[4], m->field_indices, (size_t)(n * 4u)); }
+    else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + c->at[4] + k * 4, ((const uint32_t *)m->field_indices)[k]);
+    if ((st = relic_gen_count(c->err, c->at[5], "list_indices", "header.list_indices_count / 4", relic_gen_div(((int64_t)m->header.list_indices_count), INT64_C(4)), m->list_indices_count)) != RELIC_OK) return st;
+    n = m->list_indices_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + c->at[5], m->list_indices, (size_t)(n * 4u)); }
+    else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + c->at[5] + k * 4, ((const uint32_t *)m->list_indices)[k]);
     *size_out = 56u;
     return RELIC_OK;
 }
 
 relic_status relic_gff_write(const relic_gff_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
+    RELIC_GEN_ERR_CLEARED(err);
     relic_gff_file copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_gff_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    relic_gff_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
-    uint64_t d;
     c->size[0] = ((uint64_t)m->structs_count * 12u);
     c->size[1] = ((uint64_t)m->fields_count * 12u);
     c->size[2] = ((uint64_t)m->labels_count * 16u);
@@ -305,35 +281,32 @@ relic_status relic_gff_write(const relic_gff_file *model, relic_buf *out, relic_
     uint64_t cur;
     if ((st = relic_gen_layout(err, 56u, 6, held, c->size, c->at, &cur)) != RELIC_OK) return st;
     const uint64_t total = cur;
-    if ((st = relic_gen_fits(c->err, d = (m->structs_count == 0 && (uint64_t)m->header.struct_offset <= total) ? (uint64_t)m->header.struct_offset : c->at[0], UINT64_C(4294967295), "struct_offset", "u32")) != RELIC_OK) return st;
-    m->header.struct_offset = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->structs_count, UINT64_C(4294967295), "struct_count", "u32")) != RELIC_OK) return st;
-    m->header.struct_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->fields_count == 0 && (uint64_t)m->header.field_offset <= total) ? (uint64_t)m->header.field_offset : c->at[1], UINT64_C(4294967295), "field_offset", "u32")) != RELIC_OK) return st;
-    m->header.field_offset = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->fields_count, UINT64_C(4294967295), "field_count", "u32")) != RELIC_OK) return st;
-    m->header.field_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->labels_count == 0 && (uint64_t)m->header.label_offset <= total) ? (uint64_t)m->header.label_offset : c->at[2], UINT64_C(4294967295), "label_offset", "u32")) != RELIC_OK) return st;
-    m->header.label_offset = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->labels_count, UINT64_C(4294967295), "label_count", "u32")) != RELIC_OK) return st;
-    m->header.label_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->field_data_count == 0 && (uint64_t)m->header.field_data_offset <= total) ? (uint64_t)m->header.field_data_offset : c->at[3], UINT64_C(4294967295), "field_data_offset", "u32")) != RELIC_OK) return st;
-    m->header.field_data_offset = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->field_data_count, UINT64_C(4294967295), "field_data_count", "u32")) != RELIC_OK) return st;
-    m->header.field_data_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->field_indices_count == 0 && (uint64_t)m->header.field_indices_offset <= total) ? (uint64_t)m->header.field_indices_offset : c->at[4], UINT64_C(4294967295), "field_indices_offset", "u32")) != RELIC_OK) return st;
-    m->header.field_indices_offset = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = c->size[4], UINT64_C(4294967295), "field_indices_count", "u32")) != RELIC_OK) return st;
-    m->header.field_indices_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->list_indices_count == 0 && (uint64_t)m->header.list_indices_offset <= total) ? (uint64_t)m->header.list_indices_offset : c->at[5], UINT64_C(4294967295), "list_indices_offset", "u32")) != RELIC_OK) return st;
-    m->header.list_indices_offset = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = c->size[5], UINT64_C(4294967295), "list_indices_count", "u32")) != RELIC_OK) return st;
-    m->header.list_indices_count = (uint32_t)d;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
+    if ((st = relic_gen_set_u32(c->err, &m->header.struct_offset, (m->structs_count == 0 && (uint64_t)m->header.struct_offset <= total) ? (uint64_t)m->header.struct_offset : c->at[0], "struct_offset")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.struct_count, (uint64_t)m->structs_count, "struct_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.field_offset, (m->fields_count == 0 && (uint64_t)m->header.field_offset <= total) ? (uint64_t)m->header.field_offset : c->at[1], "field_offset")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.field_count, (uint64_t)m->fields_count, "field_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.label_offset, (m->labels_count == 0 && (uint64_t)m->header.label_offset <= total) ? (uint64_t)m->header.label_offset : c->at[2], "label_offset")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.label_count, (uint64_t)m->labels_count, "label_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.field_data_offset, (m->field_data_count == 0 && (uint64_t)m->header.field_data_offset <= total) ? (uint64_t)m->header.field_data_offset : c->at[3], "field_data_offset")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.field_data_count, (uint64_t)m->field_data_count, "field_data_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.field_indices_offset, (m->field_indices_count == 0 && (uint64_t)m->header.field_indices_offset <= total) ? (uint64_t)m->header.field_indices_offset : c->at[4], "field_indices_offset")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.field_indices_count, c->size[4], "field_indices_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.list_indices_offset, (m->list_indices_count == 0 && (uint64_t)m->header.list_indices_offset <= total) ? (uint64_t)m->header.list_indices_offset : c->at[5], "list_indices_offset")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.list_indices_count, c->size[5], "list_indices_count")) != RELIC_OK) return st;
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_gff(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_gff_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_gff_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_gff_write(model, out, err); }
+
+const relic_gen_ops relic_gff_ops = {
+    "gff", relic_gff_extensions, &relic_format_gff, sizeof(relic_gff_view), sizeof(relic_gff_file),
+    validate_any, decode_any, NULL, write_any,
+};

@@ -7,8 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "gff.h"
-#include "gff_mutate.h"
 
 static const int64_t values_field_type[] = { INT64_C(0), INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), INT64_C(6), INT64_C(7), INT64_C(8), INT64_C(9), INT64_C(10), INT64_C(11), INT64_C(12), INT64_C(13), INT64_C(14), INT64_C(15), INT64_C(16), INT64_C(17) };
 
@@ -78,29 +79,9 @@ static const relic_mut_patch patches[] = {
     { "header.list_indices_count", 52u, 4, 0, RELIC_MUT_PATCH_DERIVED },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_gff_view v;
-    relic_status st = relic_gff_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_gff_file *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_gff_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_gff_write((const relic_gff_file *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_gff_view v;
-    return relic_gff_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_gff_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_gff_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_gff_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_gff_mutator = {
     "gff", structs, 5, 4, patches, 12, mut_load, mut_write, mut_validate,

@@ -110,11 +110,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_key(relic_key_rctx *c, uin
 
 relic_status relic_key_validate(const uint8_t *data, size_t size, relic_key_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_key_view){ .base = data, .size = size };
     relic_key_rctx c = { data, size, err, &out->values, out, NULL };
     relic_status st = rd_key(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
@@ -169,40 +166,28 @@ static inline void put_key_entry(uint8_t *p, const relic_key_entry *m)
 static relic_status put_key(relic_key_wctx *c, const relic_key_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
+    uint64_t n;
     put_header(c->base + pos, &m->header);
-    { /* files */
-        const uint64_t at = c->at[0];
-        if ((st = relic_gen_count(c->err, at, "files", "header.bif_count", ((int64_t)m->header.bif_count), m->files_count)) != RELIC_OK) return st;
-        const uint64_t n = m->files_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->files, (size_t)(n * 12u)); }
-        else for (uint64_t k = 0; k < n; k++) put_bif_entry(c->base + at + k * 12, &m->files[k]);
-    }
-    { /* filenames */
-        const uint64_t at = c->at[1];
-        if ((st = relic_gen_count(c->err, at, "filenames", "header.offset_to_key_table - header.offset_to_file_table - 12 * header.bif_count", relic_gen_sub(relic_gen_sub(((int64_t)m->header.offset_to_key_table), ((int64_t)m->header.offset_to_file_table)), relic_gen_mul(INT64_C(12), ((int64_t)m->header.bif_count))), m->filenames_count)) != RELIC_OK) return st;
-        const uint64_t n = m->filenames_count;
-        if (n) memcpy(c->base + at, m->filenames, (size_t)n);
-    }
-    { /* keys */
-        const uint64_t at = c->at[2];
-        if ((st = relic_gen_count(c->err, at, "keys", "header.key_count", ((int64_t)m->header.key_count), m->keys_count)) != RELIC_OK) return st;
-        const uint64_t n = m->keys_count;
-        for (uint64_t k = 0; k < n; k++) put_key_entry(c->base + at + k * 22, &m->keys[k]);
-    }
+    if ((st = relic_gen_count(c->err, c->at[0], "files", "header.bif_count", ((int64_t)m->header.bif_count), m->files_count)) != RELIC_OK) return st;
+    n = m->files_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + c->at[0], m->files, (size_t)(n * 12u)); }
+    else for (uint64_t k = 0; k < n; k++) put_bif_entry(c->base + c->at[0] + k * 12, &m->files[k]);
+    if ((st = relic_gen_count(c->err, c->at[1], "filenames", "header.offset_to_key_table - header.offset_to_file_table - 12 * header.bif_count", relic_gen_sub(relic_gen_sub(((int64_t)m->header.offset_to_key_table), ((int64_t)m->header.offset_to_file_table)), relic_gen_mul(INT64_C(12), ((int64_t)m->header.bif_count))), m->filenames_count)) != RELIC_OK) return st;
+    n = m->filenames_count;
+    if (n) memcpy(c->base + c->at[1], m->filenames, (size_t)n);
+    if ((st = relic_gen_count(c->err, c->at[2], "keys", "header.key_count", ((int64_t)m->header.key_count), m->keys_count)) != RELIC_OK) return st;
+    n = m->keys_count;
+    for (uint64_t k = 0; k < n; k++) put_key_entry(c->base + c->at[2] + k * 22, &m->keys[k]);
     *size_out = 64u;
     return RELIC_OK;
 }
 
 relic_status relic_key_write(const relic_key_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
+    RELIC_GEN_ERR_CLEARED(err);
     relic_key_file copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_key_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    relic_key_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
-    uint64_t d;
     c->size[0] = ((uint64_t)m->files_count * 12u);
     c->size[1] = ((uint64_t)m->filenames_count * 1u);
     c->size[2] = ((uint64_t)m->keys_count * 22u);
@@ -214,19 +199,24 @@ relic_status relic_key_write(const relic_key_file *model, relic_buf *out, relic_
     uint64_t cur;
     if ((st = relic_gen_layout(err, 64u, 3, held, c->size, c->at, &cur)) != RELIC_OK) return st;
     const uint64_t total = cur;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->files_count, UINT64_C(4294967295), "bif_count", "u32")) != RELIC_OK) return st;
-    m->header.bif_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->keys_count, UINT64_C(4294967295), "key_count", "u32")) != RELIC_OK) return st;
-    m->header.key_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->files_count == 0 && (uint64_t)m->header.offset_to_file_table <= total) ? (uint64_t)m->header.offset_to_file_table : c->at[0], UINT64_C(4294967295), "offset_to_file_table", "u32")) != RELIC_OK) return st;
-    m->header.offset_to_file_table = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->keys_count == 0 && (uint64_t)m->header.offset_to_key_table <= total) ? (uint64_t)m->header.offset_to_key_table : c->at[2], UINT64_C(4294967295), "offset_to_key_table", "u32")) != RELIC_OK) return st;
-    m->header.offset_to_key_table = (uint32_t)d;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
+    if ((st = relic_gen_set_u32(c->err, &m->header.bif_count, (uint64_t)m->files_count, "bif_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.key_count, (uint64_t)m->keys_count, "key_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.offset_to_file_table, (m->files_count == 0 && (uint64_t)m->header.offset_to_file_table <= total) ? (uint64_t)m->header.offset_to_file_table : c->at[0], "offset_to_file_table")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.offset_to_key_table, (m->keys_count == 0 && (uint64_t)m->header.offset_to_key_table <= total) ? (uint64_t)m->header.offset_to_key_table : c->at[2], "offset_to_key_table")) != RELIC_OK) return st;
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_key(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_key_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_key_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_key_write(model, out, err); }
+
+const relic_gen_ops relic_key_ops = {
+    "key", relic_key_extensions, &relic_format_key, sizeof(relic_key_view), sizeof(relic_key_file),
+    validate_any, decode_any, NULL, write_any,
+};

@@ -51,3 +51,12 @@ relic_status relic_key_json_read(const char *text, size_t len, relic_arena *a, r
 {
     return relic_jt_read_doc(&key_json, text, len, a, out, err);
 }
+
+/* ---- the format's descriptor (relic_schema_ops.h) ---- */
+
+#include "relic_schema_ops.h"
+
+static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_key_json_print(model, out, err); }
+static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_key_json_read(text, size, a, model, err); }
+
+const relic_schema_ops relic_key_schema_ops = { &relic_key_ops, json_print_any, json_read_any };

@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "key.h"
-#include "key_mutate.h"
-
 
 static const relic_mut_field fields_header[] = {
     { "file_type", RELIC_MUT_CHAR, 0 | RELIC_MUTF_CONST, 1, -1, -1, 4u, offsetof(relic_key_header, file_type), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
@@ -57,29 +57,9 @@ static const relic_mut_patch patches[] = {
     { "header.offset_to_key_table", 20u, 4, 0, RELIC_MUT_PATCH_DERIVED },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_key_view v;
-    relic_status st = relic_key_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_key_file *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_key_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_key_write((const relic_key_file *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_key_view v;
-    return relic_key_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_key_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_key_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_key_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_key_mutator = {
     "key", structs, 4, 3, patches, 4, mut_load, mut_write, mut_validate,

@@ -68,11 +68,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_rim(relic_rim_rctx *c, uin
 
 relic_status relic_rim_validate(const uint8_t *data, size_t size, relic_rim_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_rim_view){ .base = data, .size = size };
     relic_rim_rctx c = { data, size, err, &out->values, out, NULL };
     relic_status st = rd_rim(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
@@ -118,28 +115,22 @@ static inline void put_entry(uint8_t *p, const relic_rim_entry *m)
 static relic_status put_rim(relic_rim_wctx *c, const relic_rim_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
+    uint64_t n;
     put_header(c->base + pos, &m->header);
-    { /* entries */
-        const uint64_t at = c->at[0];
-        if ((st = relic_gen_count(c->err, at, "entries", "header.entry_count", ((int64_t)m->header.entry_count), m->entries_count)) != RELIC_OK) return st;
-        const uint64_t n = m->entries_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->entries, (size_t)(n * 32u)); }
-        else for (uint64_t k = 0; k < n; k++) put_entry(c->base + at + k * 32, &m->entries[k]);
-    }
+    if ((st = relic_gen_count(c->err, c->at[0], "entries", "header.entry_count", ((int64_t)m->header.entry_count), m->entries_count)) != RELIC_OK) return st;
+    n = m->entries_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + c->at[0], m->entries, (size_t)(n * 32u)); }
+    else for (uint64_t k = 0; k < n; k++) put_entry(c->base + c->at[0] + k * 32, &m->entries[k]);
     *size_out = 120u;
     return RELIC_OK;
 }
 
 relic_status relic_rim_write(const relic_rim_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
+    RELIC_GEN_ERR_CLEARED(err);
     relic_rim_file copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_rim_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    relic_rim_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
-    uint64_t d;
     c->size[0] = ((uint64_t)m->entries_count * 32u);
     const uint64_t held[1] = {
         m->header.offset_to_entries
@@ -147,15 +138,22 @@ relic_status relic_rim_write(const relic_rim_file *model, relic_buf *out, relic_
     uint64_t cur;
     if ((st = relic_gen_layout(err, 120u, 1, held, c->size, c->at, &cur)) != RELIC_OK) return st;
     const uint64_t total = cur;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->entries_count, UINT64_C(4294967295), "entry_count", "u32")) != RELIC_OK) return st;
-    m->header.entry_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->entries_count == 0 && (uint64_t)m->header.offset_to_entries <= total) ? (uint64_t)m->header.offset_to_entries : c->at[0], UINT64_C(4294967295), "offset_to_entries", "u32")) != RELIC_OK) return st;
-    m->header.offset_to_entries = (uint32_t)d;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
+    if ((st = relic_gen_set_u32(c->err, &m->header.entry_count, (uint64_t)m->entries_count, "entry_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.offset_to_entries, (m->entries_count == 0 && (uint64_t)m->header.offset_to_entries <= total) ? (uint64_t)m->header.offset_to_entries : c->at[0], "offset_to_entries")) != RELIC_OK) return st;
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_rim(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_rim_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_rim_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_rim_write(model, out, err); }
+
+const relic_gen_ops relic_rim_ops = {
+    "rim", relic_rim_extensions, NULL, sizeof(relic_rim_view), sizeof(relic_rim_file),
+    validate_any, decode_any, NULL, write_any,
+};

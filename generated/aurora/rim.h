@@ -106,6 +106,10 @@ relic_status relic_rim_decode(const relic_rim_view *v, relic_arena *a, relic_rim
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
 relic_status relic_rim_write(const relic_rim_file *m, relic_buf *out, relic_error *err);
 
+/** The entry points above, type-erased over the view and model (relic_gen.h,
+ *  relic_gen_ops): name, extensions, detection, sizes, validate, decode, write. */
+extern const struct relic_gen_ops relic_rim_ops;
+
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
 relic_status relic_rim_json_print(const relic_rim_file *m, relic_buf *out, relic_error *err);
@@ -114,6 +118,10 @@ relic_status relic_rim_json_print(const relic_rim_file *m, relic_buf *out, relic
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
 relic_status relic_rim_json_read(const char *text, size_t len, relic_arena *a, relic_rim_file *out, relic_error *err);
+
+/** The rim model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
+ *  rim file to get a mutated file, e.g. relic_mutate(&relic_rim_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
+extern const struct relic_mut_format relic_rim_mutator;
 
 
 #ifdef __cplusplus

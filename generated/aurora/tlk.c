@@ -105,11 +105,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_tlk(relic_tlk_rctx *c, uin
 
 relic_status relic_tlk_validate(const uint8_t *data, size_t size, relic_tlk_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_tlk_view){ .base = data, .size = size };
     relic_tlk_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
     relic_status st = rd_tlk(&c, 0, &sz, &out->values, 0);
@@ -166,35 +163,27 @@ static inline void put_entry(uint8_t *p, const relic_tlk_entry *m)
 static relic_status put_tlk(relic_tlk_wctx *c, const relic_tlk_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
+    uint64_t n;
     uint64_t cur = pos;
     put_header(c->base + pos, &m->header);
     cur = pos + 20;
-    { /* entries */
-        if ((st = relic_gen_count(c->err, cur, "entries", "header.string_count", ((int64_t)m->header.string_count), m->entries_count)) != RELIC_OK) return st;
-        const uint64_t n = m->entries_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->entries, (size_t)(n * 40u)); }
-        else for (uint64_t k = 0; k < n; k++) put_entry(c->base + cur + k * 40, &m->entries[k]);
-        cur += n * 40u;
-    }
-    { /* strings */
-        const uint64_t at = c->at[0];
-        const uint64_t n = m->strings_count;
-        if (n) memcpy(c->base + at, m->strings, (size_t)n);
-    }
+    if ((st = relic_gen_count(c->err, cur, "entries", "header.string_count", ((int64_t)m->header.string_count), m->entries_count)) != RELIC_OK) return st;
+    n = m->entries_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->entries, (size_t)(n * 40u)); }
+    else for (uint64_t k = 0; k < n; k++) put_entry(c->base + cur + k * 40, &m->entries[k]);
+    cur += n * 40u;
+    n = m->strings_count;
+    if (n) memcpy(c->base + c->at[0], m->strings, (size_t)n);
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
 relic_status relic_tlk_write(const relic_tlk_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
+    RELIC_GEN_ERR_CLEARED(err);
     relic_tlk_file copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_tlk_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    relic_tlk_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
-    uint64_t d;
     c->size[0] = ((uint64_t)m->strings_count * 1u);
     const uint64_t held[1] = {
         m->header.string_entries_offset
@@ -202,15 +191,22 @@ relic_status relic_tlk_write(const relic_tlk_file *model, relic_buf *out, relic_
     uint64_t cur;
     if ((st = relic_gen_layout(err, sz_tlk(m), 1, held, c->size, c->at, &cur)) != RELIC_OK) return st;
     const uint64_t total = cur;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->entries_count, UINT64_C(4294967295), "string_count", "u32")) != RELIC_OK) return st;
-    m->header.string_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->strings_count == 0 && (uint64_t)m->header.string_entries_offset <= total) ? (uint64_t)m->header.string_entries_offset : c->at[0], UINT64_C(4294967295), "string_entries_offset", "u32")) != RELIC_OK) return st;
-    m->header.string_entries_offset = (uint32_t)d;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
+    if ((st = relic_gen_set_u32(c->err, &m->header.string_count, (uint64_t)m->entries_count, "string_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.string_entries_offset, (m->strings_count == 0 && (uint64_t)m->header.string_entries_offset <= total) ? (uint64_t)m->header.string_entries_offset : c->at[0], "string_entries_offset")) != RELIC_OK) return st;
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_tlk(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_tlk_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_tlk_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_tlk_write(model, out, err); }
+
+const relic_gen_ops relic_tlk_ops = {
+    "tlk", relic_tlk_extensions, &relic_format_tlk, sizeof(relic_tlk_view), sizeof(relic_tlk_file),
+    validate_any, decode_any, NULL, write_any,
+};

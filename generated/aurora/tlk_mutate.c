@@ -7,8 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "tlk.h"
-#include "tlk_mutate.h"
 
 static const int64_t values_language[] = { INT64_C(0), INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), INT64_C(128), INT64_C(129), INT64_C(130), INT64_C(131) };
 static const int64_t values_string_flags[] = { INT64_C(1), INT64_C(2), INT64_C(4) };
@@ -48,29 +49,9 @@ static const relic_mut_patch patches[] = {
     { "header.string_entries_offset", 16u, 4, 0, RELIC_MUT_PATCH_DERIVED },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_tlk_view v;
-    relic_status st = relic_tlk_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_tlk_file *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_tlk_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_tlk_write((const relic_tlk_file *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_tlk_view v;
-    return relic_tlk_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_tlk_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_tlk_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_tlk_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_tlk_mutator = {
     "tlk", structs, 3, 2, patches, 2, mut_load, mut_write, mut_validate,

@@ -254,11 +254,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_bwm(relic_bwm_rctx *c, uin
 
 relic_status relic_bwm_validate(const uint8_t *data, size_t size, relic_bwm_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_bwm_view){ .base = data, .size = size };
     relic_bwm_rctx c = { data, size, err, &out->values, out, NULL };
     relic_status st = rd_bwm(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
@@ -346,84 +343,54 @@ static inline void put_edge(uint8_t *p, const relic_bwm_edge *m)
 static relic_status put_bwm(relic_bwm_wctx *c, const relic_bwm_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
+    uint64_t n;
     put_header(c->base + pos, &m->header);
-    { /* vertices */
-        const uint64_t at = c->at[0];
-        if ((st = relic_gen_count(c->err, at, "vertices", "header.vertex_count", ((int64_t)m->header.vertex_count), m->vertices_count)) != RELIC_OK) return st;
-        const uint64_t n = m->vertices_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->vertices, (size_t)(n * 12u)); }
-        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + at + k * 12, &m->vertices[k]);
-    }
-    { /* faces */
-        const uint64_t at = c->at[1];
-        if ((st = relic_gen_count(c->err, at, "faces", "header.face_count", ((int64_t)m->header.face_count), m->faces_count)) != RELIC_OK) return st;
-        const uint64_t n = m->faces_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->faces, (size_t)(n * 12u)); }
-        else for (uint64_t k = 0; k < n; k++) put_face(c->base + at + k * 12, &m->faces[k]);
-    }
-    { /* materials */
-        const uint64_t at = c->at[2];
-        if ((st = relic_gen_count(c->err, at, "materials", "header.face_count", ((int64_t)m->header.face_count), m->materials_count)) != RELIC_OK) return st;
-        const uint64_t n = m->materials_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->materials, (size_t)(n * 4u)); }
-        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + at + k * 4, ((const uint32_t *)m->materials)[k]);
-    }
-    { /* normals */
-        const uint64_t at = c->at[3];
-        if ((st = relic_gen_count(c->err, at, "normals", "header.face_count", ((int64_t)m->header.face_count), m->normals_count)) != RELIC_OK) return st;
-        const uint64_t n = m->normals_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->normals, (size_t)(n * 12u)); }
-        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + at + k * 12, &m->normals[k]);
-    }
-    { /* distances */
-        const uint64_t at = c->at[4];
-        if ((st = relic_gen_count(c->err, at, "distances", "header.face_count", ((int64_t)m->header.face_count), m->distances_count)) != RELIC_OK) return st;
-        const uint64_t n = m->distances_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->distances, (size_t)(n * 4u)); }
-        else for (uint64_t k = 0; k < n; k++) relic_store_f32le(c->base + at + k * 4, ((const float *)m->distances)[k]);
-    }
-    { /* aabb */
-        const uint64_t at = c->at[5];
-        if ((st = relic_gen_count(c->err, at, "aabb", "header.aabb_count", ((int64_t)m->header.aabb_count), m->aabb_count)) != RELIC_OK) return st;
-        const uint64_t n = m->aabb_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->aabb, (size_t)(n * 44u)); }
-        else for (uint64_t k = 0; k < n; k++) put_aabb_node(c->base + at + k * 44, &m->aabb[k]);
-    }
-    { /* adjacency */
-        const uint64_t at = c->at[6];
-        if ((st = relic_gen_count(c->err, at, "adjacency", "header.adjacency_count", ((int64_t)m->header.adjacency_count), m->adjacency_count)) != RELIC_OK) return st;
-        const uint64_t n = m->adjacency_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->adjacency, (size_t)(n * 12u)); }
-        else for (uint64_t k = 0; k < n; k++) put_adjacency(c->base + at + k * 12, &m->adjacency[k]);
-    }
-    { /* edges */
-        const uint64_t at = c->at[7];
-        if ((st = relic_gen_count(c->err, at, "edges", "header.edge_count", ((int64_t)m->header.edge_count), m->edges_count)) != RELIC_OK) return st;
-        const uint64_t n = m->edges_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->edges, (size_t)(n * 8u)); }
-        else for (uint64_t k = 0; k < n; k++) put_edge(c->base + at + k * 8, &m->edges[k]);
-    }
-    { /* perimeters */
-        const uint64_t at = c->at[8];
-        if ((st = relic_gen_count(c->err, at, "perimeters", "header.perimeter_count", ((int64_t)m->header.perimeter_count), m->perimeters_count)) != RELIC_OK) return st;
-        const uint64_t n = m->perimeters_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->perimeters, (size_t)(n * 4u)); }
-        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + at + k * 4, ((const uint32_t *)m->perimeters)[k]);
-    }
+    if ((st = relic_gen_count(c->err, c->at[0], "vertices", "header.vertex_count", ((int64_t)m->header.vertex_count), m->vertices_count)) != RELIC_OK) return st;
+    n = m->vertices_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + c->at[0], m->vertices, (size_t)(n * 12u)); }
+    else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + c->at[0] + k * 12, &m->vertices[k]);
+    if ((st = relic_gen_count(c->err, c->at[1], "faces", "header.face_count", ((int64_t)m->header.face_count), m->faces_count)) != RELIC_OK) return st;
+    n = m->faces_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + c->at[1], m->faces, (size_t)(n * 12u)); }
+    else for (uint64_t k = 0; k < n; k++) put_face(c->base + c->at[1] + k * 12, &m->faces[k]);
+    if ((st = relic_gen_count(c->err, c->at[2], "materials", "header.face_count", ((int64_t)m->header.face_count), m->materials_count)) != RELIC_OK) return st;
+    n = m->materials_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + c->at[2], m->materials, (size_t)(n * 4u)); }
+    else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + c->at[2] + k * 4, ((const uint32_t *)m->materials)[k]);
+    if ((st = relic_gen_count(c->err, c->at[3], "normals", "header.face_count", ((int64_t)m->header.face_count), m->normals_count)) != RELIC_OK) return st;
+    n = m->normals_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + c->at[3], m->normals, (size_t)(n * 12u)); }
+    else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + c->at[3] + k * 12, &m->normals[k]);
+    if ((st = relic_gen_count(c->err, c->at[4], "distances", "header.face_count", ((int64_t)m->header.face_count), m->distances_count)) != RELIC_OK) return st;
+    n = m->distances_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + c->at[4], m->distances, (size_t)(n * 4u)); }
+    else for (uint64_t k = 0; k < n; k++) relic_store_f32le(c->base + c->at[4] + k * 4, ((const float *)m->distances)[k]);
+    if ((st = relic_gen_count(c->err, c->at[5], "aabb", "header.aabb_count", ((int64_t)m->header.aabb_count), m->aabb_count)) != RELIC_OK) return st;
+    n = m->aabb_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + c->at[5], m->aabb, (size_t)(n * 44u)); }
+    else for (uint64_t k = 0; k < n; k++) put_aabb_node(c->base + c->at[5] + k * 44, &m->aabb[k]);
+    if ((st = relic_gen_count(c->err, c->at[6], "adjacency", "header.adjacency_count", ((int64_t)m->header.adjacency_count), m->adjacency_count)) != RELIC_OK) return st;
+    n = m->adjacency_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + c->at[6], m->adjacency, (size_t)(n * 12u)); }
+    else for (uint64_t k = 0; k < n; k++) put_adjacency(c->base + c->at[6] + k * 12, &m->adjacency[k]);
+    if ((st = relic_gen_count(c->err, c->at[7], "edges", "header.edge_count", ((int64_t)m->header.edge_count), m->edges_count)) != RELIC_OK) return st;
+    n = m->edges_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + c->at[7], m->edges, (size_t)(n * 8u)); }
+    else for (uint64_t k = 0; k < n; k++) put_edge(c->base + c->at[7] + k * 8, &m->edges[k]);
+    if ((st = relic_gen_count(c->err, c->at[8], "perimeters", "header.perimeter_count", ((int64_t)m->header.perimeter_count), m->perimeters_count)) != RELIC_OK) return st;
+    n = m->perimeters_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + c->at[8], m->perimeters, (size_t)(n * 4u)); }
+    else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + c->at[8] + k * 4, ((const uint32_t *)m->perimeters)[k]);
     *size_out = 136u;
     return RELIC_OK;
 }
 
 relic_status relic_bwm_write(const relic_bwm_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
+    RELIC_GEN_ERR_CLEARED(err);
     relic_bwm_file copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_bwm_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    relic_bwm_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
-    uint64_t d;
     c->size[0] = ((uint64_t)m->vertices_count * 12u);
     c->size[1] = ((uint64_t)m->faces_count * 12u);
     c->size[2] = ((uint64_t)m->materials_count * 4u);
@@ -447,41 +414,35 @@ relic_status relic_bwm_write(const relic_bwm_file *model, relic_buf *out, relic_
     uint64_t cur;
     if ((st = relic_gen_layout(err, 136u, 9, held, c->size, c->at, &cur)) != RELIC_OK) return st;
     const uint64_t total = cur;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertices_count, UINT64_C(4294967295), "vertex_count", "u32")) != RELIC_OK) return st;
-    m->header.vertex_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->vertices_count == 0 && (uint64_t)m->header.vertex_offset <= total) ? (uint64_t)m->header.vertex_offset : c->at[0], UINT64_C(4294967295), "vertex_offset", "u32")) != RELIC_OK) return st;
-    m->header.vertex_offset = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->faces_count, UINT64_C(4294967295), "face_count", "u32")) != RELIC_OK) return st;
-    m->header.face_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->faces_count == 0 && (uint64_t)m->header.face_offset <= total) ? (uint64_t)m->header.face_offset : c->at[1], UINT64_C(4294967295), "face_offset", "u32")) != RELIC_OK) return st;
-    m->header.face_offset = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->materials_count == 0 && (uint64_t)m->header.material_offset <= total) ? (uint64_t)m->header.material_offset : c->at[2], UINT64_C(4294967295), "material_offset", "u32")) != RELIC_OK) return st;
-    m->header.material_offset = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->normals_count == 0 && (uint64_t)m->header.normal_offset <= total) ? (uint64_t)m->header.normal_offset : c->at[3], UINT64_C(4294967295), "normal_offset", "u32")) != RELIC_OK) return st;
-    m->header.normal_offset = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->distances_count == 0 && (uint64_t)m->header.distance_offset <= total) ? (uint64_t)m->header.distance_offset : c->at[4], UINT64_C(4294967295), "distance_offset", "u32")) != RELIC_OK) return st;
-    m->header.distance_offset = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->aabb_count, UINT64_C(4294967295), "aabb_count", "u32")) != RELIC_OK) return st;
-    m->header.aabb_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->aabb_count == 0 && (uint64_t)m->header.aabb_offset <= total) ? (uint64_t)m->header.aabb_offset : c->at[5], UINT64_C(4294967295), "aabb_offset", "u32")) != RELIC_OK) return st;
-    m->header.aabb_offset = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->adjacency_count, UINT64_C(4294967295), "adjacency_count", "u32")) != RELIC_OK) return st;
-    m->header.adjacency_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->adjacency_count == 0 && (uint64_t)m->header.adjacency_offset <= total) ? (uint64_t)m->header.adjacency_offset : c->at[6], UINT64_C(4294967295), "adjacency_offset", "u32")) != RELIC_OK) return st;
-    m->header.adjacency_offset = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->edges_count, UINT64_C(4294967295), "edge_count", "u32")) != RELIC_OK) return st;
-    m->header.edge_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->edges_count == 0 && (uint64_t)m->header.edge_offset <= total) ? (uint64_t)m->header.edge_offset : c->at[7], UINT64_C(4294967295), "edge_offset", "u32")) != RELIC_OK) return st;
-    m->header.edge_offset = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->perimeters_count, UINT64_C(4294967295), "perimeter_count", "u32")) != RELIC_OK) return st;
-    m->header.perimeter_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->perimeters_count == 0 && (uint64_t)m->header.perimeter_offset <= total) ? (uint64_t)m->header.perimeter_offset : c->at[8], UINT64_C(4294967295), "perimeter_offset", "u32")) != RELIC_OK) return st;
-    m->header.perimeter_offset = (uint32_t)d;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
+    if ((st = relic_gen_set_u32(c->err, &m->header.vertex_count, (uint64_t)m->vertices_count, "vertex_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.vertex_offset, (m->vertices_count == 0 && (uint64_t)m->header.vertex_offset <= total) ? (uint64_t)m->header.vertex_offset : c->at[0], "vertex_offset")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.face_count, (uint64_t)m->faces_count, "face_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.face_offset, (m->faces_count == 0 && (uint64_t)m->header.face_offset <= total) ? (uint64_t)m->header.face_offset : c->at[1], "face_offset")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.material_offset, (m->materials_count == 0 && (uint64_t)m->header.material_offset <= total) ? (uint64_t)m->header.material_offset : c->at[2], "material_offset")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.normal_offset, (m->normals_count == 0 && (uint64_t)m->header.normal_offset <= total) ? (uint64_t)m->header.normal_offset : c->at[3], "normal_offset")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.distance_offset, (m->distances_count == 0 && (uint64_t)m->header.distance_offset <= total) ? (uint64_t)m->header.distance_offset : c->at[4], "distance_offset")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.aabb_count, (uint64_t)m->aabb_count, "aabb_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.aabb_offset, (m->aabb_count == 0 && (uint64_t)m->header.aabb_offset <= total) ? (uint64_t)m->header.aabb_offset : c->at[5], "aabb_offset")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.adjacency_count, (uint64_t)m->adjacency_count, "adjacency_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.adjacency_offset, (m->adjacency_count == 0 && (uint64_t)m->header.adjacency_offset <= total) ? (uint64_t)m->header.adjacency_offset : c->at[6], "adjacency_offset")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.edge_count, (uint64_t)m->edges_count, "edge_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.edge_offset, (m->edges_count == 0 && (uint64_t)m->header.edge_offset <= total) ? (uint64_t)m->header.edge_offset : c->at[7], "edge_offset")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.perimeter_count, (uint64_t)m->perimeters_count, "perimeter_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.perimeter_offset, (m->perimeters_count == 0 && (uint64_t)m->header.perimeter_offset <= total) ? (uint64_t)m->header.perimeter_offset : c->at[8], "perimeter_offset")) != RELIC_OK) return st;
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_bwm(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_bwm_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_bwm_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_bwm_write(model, out, err); }
+
+const relic_gen_ops relic_bwm_ops = {
+    "bwm", relic_bwm_extensions, &relic_format_bwm, sizeof(relic_bwm_view), sizeof(relic_bwm_file),
+    validate_any, decode_any, NULL, write_any,
+};

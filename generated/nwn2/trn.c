@@ -433,11 +433,8 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
 
 relic_status relic_trn_validate(const uint8_t *data, size_t size, relic_trn_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_trn_view){ .base = data, .size = size };
     relic_trn_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
     relic_status st = rd_trn(&c, 0, &sz, &out->values, 0);
@@ -550,10 +547,9 @@ static relic_status put_packet(relic_trn_wctx *c, const relic_trn_packet *m0, ui
 {
     relic_trn_packet copy = *m0, *m = &copy; /* its derived fields are recomputed */
     relic_status st;
-    uint64_t d;
+    uint64_t n;
     uint64_t cur = pos;
-    if ((st = relic_gen_fits(c->err, d = ((uint64_t)m->aswm_count * 1u), UINT64_C(4294967295), "compressed_size", "u32")) != RELIC_OK) return st;
-    m->compressed_size = (uint32_t)d;
+    if ((st = relic_gen_set_u32(c->err, &m->compressed_size, ((uint64_t)m->aswm_count * 1u), "compressed_size")) != RELIC_OK) return st;
     relic_store_u32le(c->base + pos, m->type);
     relic_store_u32le(c->base + pos + 4, m->size);
     cur = pos + 8;
@@ -567,20 +563,16 @@ static relic_status put_packet(relic_trn_wctx *c, const relic_trn_packet *m0, ui
     relic_store_u32le(c->base + cur + 4, m->compressed_size);
     relic_store_u32le(c->base + cur + 8, m->uncompressed_size);
     cur = cur + 12;
-    { /* aswm */
-        if ((st = relic_gen_count(c->err, cur, "aswm", "compressed_size", ((int64_t)m->compressed_size), m->aswm_count)) != RELIC_OK) return st;
-        const uint64_t n = m->aswm_count;
-        if (n) memcpy(c->base + cur, m->aswm, (size_t)n);
-        cur += n;
-    }
+    if ((st = relic_gen_count(c->err, cur, "aswm", "compressed_size", ((int64_t)m->compressed_size), m->aswm_count)) != RELIC_OK) return st;
+    n = m->aswm_count;
+    if (n) memcpy(c->base + cur, m->aswm, (size_t)n);
+    cur += n;
     } break;
     default: {
-    { /* data */
-        if ((st = relic_gen_count(c->err, cur, "data", "size", ((int64_t)m->size), m->data_count)) != RELIC_OK) return st;
-        const uint64_t n = m->data_count;
-        if (n) memcpy(c->base + cur, m->data, (size_t)n);
-        cur += n;
-    }
+    if ((st = relic_gen_count(c->err, cur, "data", "size", ((int64_t)m->size), m->data_count)) != RELIC_OK) return st;
+    n = m->data_count;
+    if (n) memcpy(c->base + cur, m->data, (size_t)n);
+    cur += n;
     } break;
     }
     *size_out = cur - pos;
@@ -591,27 +583,24 @@ static relic_status put_trn(relic_trn_wctx *c, const relic_trn_file *m, uint64_t
 {
     relic_status st;
     uint64_t sz = 0;
+    uint64_t n;
     uint64_t cur = pos;
     put_header(c->base + pos, &m->header);
     cur = pos + 12;
-    { /* directory */
-        if ((st = relic_gen_count(c->err, cur, "directory", "header.packet_count", ((int64_t)m->header.packet_count), m->directory_count)) != RELIC_OK) return st;
-        const uint64_t n = m->directory_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->directory, (size_t)(n * 8u)); }
-        else for (uint64_t k = 0; k < n; k++) put_directory_entry(c->base + cur + k * 8, &m->directory[k]);
-        cur += n * 8u;
-    }
-    { /* packets */
-        if ((st = relic_gen_count(c->err, cur, "packets", "header.packet_count", ((int64_t)m->header.packet_count), m->packets_count)) != RELIC_OK) return st;
-        const uint64_t n = m->packets_count;
-        {
-            uint64_t q = cur;
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = put_packet(c, &m->packets[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "packets", (int64_t)k);
-                q += sz;
-            }
-            cur = q;
+    if ((st = relic_gen_count(c->err, cur, "directory", "header.packet_count", ((int64_t)m->header.packet_count), m->directory_count)) != RELIC_OK) return st;
+    n = m->directory_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->directory, (size_t)(n * 8u)); }
+    else for (uint64_t k = 0; k < n; k++) put_directory_entry(c->base + cur + k * 8, &m->directory[k]);
+    cur += n * 8u;
+    if ((st = relic_gen_count(c->err, cur, "packets", "header.packet_count", ((int64_t)m->header.packet_count), m->packets_count)) != RELIC_OK) return st;
+    n = m->packets_count;
+    {
+        uint64_t q = cur;
+        for (uint64_t k = 0; k < n; k++) {
+            if ((st = put_packet(c, &m->packets[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "packets", (int64_t)k);
+            q += sz;
         }
+        cur = q;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -619,22 +608,28 @@ static relic_status put_trn(relic_trn_wctx *c, const relic_trn_file *m, uint64_t
 
 relic_status relic_trn_write(const relic_trn_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
+    RELIC_GEN_ERR_CLEARED(err);
     relic_trn_file copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_trn_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    relic_trn_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
-    uint64_t d;
     const uint64_t cur = sz_trn(m);
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->directory_count, UINT64_C(4294967295), "packet_count", "u32")) != RELIC_OK) return st;
-    m->header.packet_count = (uint32_t)d;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
+    if ((st = relic_gen_set_u32(c->err, &m->header.packet_count, (uint64_t)m->directory_count, "packet_count")) != RELIC_OK) return st;
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_trn(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_trn_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_trn_decode(view, a, model, err); }
+relic_status relic_trn_layout(relic_trn_file *m, relic_arena *a, relic_error *err);
+static relic_status layout_any(void *model, relic_arena *a, relic_error *err) { return relic_trn_layout(model, a, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_trn_write(model, out, err); }
+
+const relic_gen_ops relic_trn_ops = {
+    "trn", relic_trn_extensions, &relic_format_trn, sizeof(relic_trn_view), sizeof(relic_trn_file),
+    validate_any, decode_any, layout_any, write_any,
+};

@@ -185,11 +185,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_trrn(relic_trrn_rctx *c, u
 
 relic_status relic_trrn_validate(const uint8_t *data, size_t size, relic_trrn_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_trrn_view){ .base = data, .size = size };
     relic_trrn_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
     relic_status st = rd_trrn(&c, 0, &sz, &out->values, 0);
@@ -283,21 +280,18 @@ static relic_status put_grass(relic_trrn_wctx *c, const relic_trrn_grass *m0, ui
 {
     relic_trrn_grass copy = *m0, *m = &copy; /* its derived fields are recomputed */
     relic_status st;
-    uint64_t d;
+    uint64_t n;
     uint64_t cur = pos;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->blades_count, UINT64_C(4294967295), "blade_count", "u32")) != RELIC_OK) return st;
-    m->blade_count = (uint32_t)d;
+    if ((st = relic_gen_set_u32(c->err, &m->blade_count, (uint64_t)m->blades_count, "blade_count")) != RELIC_OK) return st;
     memcpy(c->base + pos, m->name, 32);
     memcpy(c->base + pos + 32, m->texture, 32);
     relic_store_u32le(c->base + pos + 64, m->blade_count);
     cur = pos + 68;
-    { /* blades */
-        if ((st = relic_gen_count(c->err, cur, "blades", "blade_count", ((int64_t)m->blade_count), m->blades_count)) != RELIC_OK) return st;
-        const uint64_t n = m->blades_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->blades, (size_t)(n * 36u)); }
-        else for (uint64_t k = 0; k < n; k++) put_grass_blade(c->base + cur + k * 36, &m->blades[k]);
-        cur += n * 36u;
-    }
+    if ((st = relic_gen_count(c->err, cur, "blades", "blade_count", ((int64_t)m->blade_count), m->blades_count)) != RELIC_OK) return st;
+    n = m->blades_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->blades, (size_t)(n * 36u)); }
+    else for (uint64_t k = 0; k < n; k++) put_grass_blade(c->base + cur + k * 36, &m->blades[k]);
+    cur += n * 36u;
     *size_out = cur - pos;
     return RELIC_OK;
 }
@@ -306,6 +300,7 @@ static relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_file *m, uint6
 {
     relic_status st;
     uint64_t sz = 0;
+    uint64_t n;
     uint64_t cur = pos;
     memcpy(c->base + pos, m->name, 128);
     for (uint64_t k = 0; k < 6u; k++)
@@ -315,49 +310,39 @@ static relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_file *m, uint6
     relic_store_u32le(c->base + pos + 392, m->vertex_count);
     relic_store_u32le(c->base + pos + 396, m->triangle_count);
     cur = pos + 400;
-    { /* vertices */
-        if ((st = relic_gen_count(c->err, cur, "vertices", "vertex_count", ((int64_t)m->vertex_count), m->vertices_count)) != RELIC_OK) return st;
-        const uint64_t n = m->vertices_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertices, (size_t)(n * 44u)); }
-        else for (uint64_t k = 0; k < n; k++) put_terrain_vertex(c->base + cur + k * 44, &m->vertices[k]);
-        cur += n * 44u;
-    }
-    { /* triangles */
-        if ((st = relic_gen_count(c->err, cur, "triangles", "triangle_count", ((int64_t)m->triangle_count), m->triangles_count)) != RELIC_OK) return st;
-        const uint64_t n = m->triangles_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->triangles, (size_t)(n * 6u)); }
-        else for (uint64_t k = 0; k < n; k++) put_terrain_triangle(c->base + cur + k * 6, &m->triangles[k]);
-        cur += n * 6u;
-    }
+    if ((st = relic_gen_count(c->err, cur, "vertices", "vertex_count", ((int64_t)m->vertex_count), m->vertices_count)) != RELIC_OK) return st;
+    n = m->vertices_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertices, (size_t)(n * 44u)); }
+    else for (uint64_t k = 0; k < n; k++) put_terrain_vertex(c->base + cur + k * 44, &m->vertices[k]);
+    cur += n * 44u;
+    if ((st = relic_gen_count(c->err, cur, "triangles", "triangle_count", ((int64_t)m->triangle_count), m->triangles_count)) != RELIC_OK) return st;
+    n = m->triangles_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->triangles, (size_t)(n * 6u)); }
+    else for (uint64_t k = 0; k < n; k++) put_terrain_triangle(c->base + cur + k * 6, &m->triangles[k]);
+    cur += n * 6u;
     relic_store_u32le(c->base + cur, m->dds_a_size);
     cur = cur + 4;
-    { /* dds_a */
-        if ((st = relic_gen_count(c->err, cur, "dds_a", "dds_a_size", ((int64_t)m->dds_a_size), m->dds_a_count)) != RELIC_OK) return st;
-        const uint64_t n = m->dds_a_count;
-        if (n) memcpy(c->base + cur, m->dds_a, (size_t)n);
-        cur += n;
-    }
+    if ((st = relic_gen_count(c->err, cur, "dds_a", "dds_a_size", ((int64_t)m->dds_a_size), m->dds_a_count)) != RELIC_OK) return st;
+    n = m->dds_a_count;
+    if (n) memcpy(c->base + cur, m->dds_a, (size_t)n);
+    cur += n;
     relic_store_u32le(c->base + cur, m->dds_b_size);
     cur = cur + 4;
-    { /* dds_b */
-        if ((st = relic_gen_count(c->err, cur, "dds_b", "dds_b_size", ((int64_t)m->dds_b_size), m->dds_b_count)) != RELIC_OK) return st;
-        const uint64_t n = m->dds_b_count;
-        if (n) memcpy(c->base + cur, m->dds_b, (size_t)n);
-        cur += n;
-    }
+    if ((st = relic_gen_count(c->err, cur, "dds_b", "dds_b_size", ((int64_t)m->dds_b_size), m->dds_b_count)) != RELIC_OK) return st;
+    n = m->dds_b_count;
+    if (n) memcpy(c->base + cur, m->dds_b, (size_t)n);
+    cur += n;
     relic_store_u32le(c->base + cur, m->grass_count);
     cur = cur + 4;
-    { /* grasses */
-        if ((st = relic_gen_count(c->err, cur, "grasses", "grass_count", ((int64_t)m->grass_count), m->grasses_count)) != RELIC_OK) return st;
-        const uint64_t n = m->grasses_count;
-        {
-            uint64_t q = cur;
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = put_grass(c, &m->grasses[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "grasses", (int64_t)k);
-                q += sz;
-            }
-            cur = q;
+    if ((st = relic_gen_count(c->err, cur, "grasses", "grass_count", ((int64_t)m->grass_count), m->grasses_count)) != RELIC_OK) return st;
+    n = m->grasses_count;
+    {
+        uint64_t q = cur;
+        for (uint64_t k = 0; k < n; k++) {
+            if ((st = put_grass(c, &m->grasses[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "grasses", (int64_t)k);
+            q += sz;
         }
+        cur = q;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -365,30 +350,30 @@ static relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_file *m, uint6
 
 relic_status relic_trrn_write(const relic_trrn_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
+    RELIC_GEN_ERR_CLEARED(err);
     relic_trrn_file copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_trrn_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    relic_trrn_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
-    uint64_t d;
     const uint64_t cur = sz_trrn(m);
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertices_count, UINT64_C(4294967295), "vertex_count", "u32")) != RELIC_OK) return st;
-    m->vertex_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->triangles_count, UINT64_C(4294967295), "triangle_count", "u32")) != RELIC_OK) return st;
-    m->triangle_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = ((uint64_t)m->dds_a_count * 1u), UINT64_C(4294967295), "dds_a_size", "u32")) != RELIC_OK) return st;
-    m->dds_a_size = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = ((uint64_t)m->dds_b_count * 1u), UINT64_C(4294967295), "dds_b_size", "u32")) != RELIC_OK) return st;
-    m->dds_b_size = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->grasses_count, UINT64_C(4294967295), "grass_count", "u32")) != RELIC_OK) return st;
-    m->grass_count = (uint32_t)d;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
+    if ((st = relic_gen_set_u32(c->err, &m->vertex_count, (uint64_t)m->vertices_count, "vertex_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->triangle_count, (uint64_t)m->triangles_count, "triangle_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->dds_a_size, ((uint64_t)m->dds_a_count * 1u), "dds_a_size")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->dds_b_size, ((uint64_t)m->dds_b_count * 1u), "dds_b_size")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->grass_count, (uint64_t)m->grasses_count, "grass_count")) != RELIC_OK) return st;
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_trrn(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_trrn_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_trrn_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_trrn_write(model, out, err); }
+
+const relic_gen_ops relic_trrn_ops = {
+    "trrn", relic_trrn_extensions, NULL, sizeof(relic_trrn_view), sizeof(relic_trrn_file),
+    validate_any, decode_any, NULL, write_any,
+};

@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "trrn.h"
-#include "trrn_mutate.h"
-
 
 static const relic_mut_field fields_texture[] = {
     { "name", RELIC_MUT_CHAR, 0, 1, -1, -1, 32u, offsetof(relic_trrn_texture, name), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
@@ -79,29 +79,9 @@ static const relic_mut_patch patches[] = {
     { "triangle_count", 396u, 4, 0, RELIC_MUT_PATCH_DERIVED },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_trrn_view v;
-    relic_status st = relic_trrn_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_trrn_file *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_trrn_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_trrn_write((const relic_trrn_file *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_trrn_view v;
-    return relic_trrn_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_trrn_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_trrn_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_trrn_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_trrn_mutator = {
     "trrn", structs, 7, 6, patches, 2, mut_load, mut_write, mut_validate,

@@ -129,11 +129,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_watr(relic_watr_rctx *c, u
 
 relic_status relic_watr_validate(const uint8_t *data, size_t size, relic_watr_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_watr_view){ .base = data, .size = size };
     relic_watr_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
     relic_status st = rd_watr(&c, 0, &sz, &out->values, 0);
@@ -196,6 +193,7 @@ static inline void put_water_triangle(uint8_t *p, const relic_watr_water_triangl
 static relic_status put_watr(relic_watr_wctx *c, const relic_watr_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
+    uint64_t n;
     uint64_t cur = pos;
     memcpy(c->base + pos, m->name, 32);
     memcpy(c->base + pos + 32, m->unknown, 96);
@@ -212,35 +210,27 @@ static relic_status put_watr(relic_watr_wctx *c, const relic_watr_file *m, uint6
     relic_store_u32le(c->base + pos + 320, m->vertex_count);
     relic_store_u32le(c->base + pos + 324, m->triangle_count);
     cur = pos + 328;
-    { /* vertices */
-        if ((st = relic_gen_count(c->err, cur, "vertices", "vertex_count", ((int64_t)m->vertex_count), m->vertices_count)) != RELIC_OK) return st;
-        const uint64_t n = m->vertices_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertices, (size_t)(n * 28u)); }
-        else for (uint64_t k = 0; k < n; k++) put_water_vertex(c->base + cur + k * 28, &m->vertices[k]);
-        cur += n * 28u;
-    }
-    { /* triangles */
-        if ((st = relic_gen_count(c->err, cur, "triangles", "triangle_count", ((int64_t)m->triangle_count), m->triangles_count)) != RELIC_OK) return st;
-        const uint64_t n = m->triangles_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->triangles, (size_t)(n * 6u)); }
-        else for (uint64_t k = 0; k < n; k++) put_water_triangle(c->base + cur + k * 6, &m->triangles[k]);
-        cur += n * 6u;
-    }
-    { /* triangle_flags */
-        if ((st = relic_gen_count(c->err, cur, "triangle_flags", "triangle_count", ((int64_t)m->triangle_count), m->triangle_flags_count)) != RELIC_OK) return st;
-        const uint64_t n = m->triangle_flags_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->triangle_flags, (size_t)(n * 4u)); }
-        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->triangle_flags)[k]);
-        cur += n * 4u;
-    }
+    if ((st = relic_gen_count(c->err, cur, "vertices", "vertex_count", ((int64_t)m->vertex_count), m->vertices_count)) != RELIC_OK) return st;
+    n = m->vertices_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertices, (size_t)(n * 28u)); }
+    else for (uint64_t k = 0; k < n; k++) put_water_vertex(c->base + cur + k * 28, &m->vertices[k]);
+    cur += n * 28u;
+    if ((st = relic_gen_count(c->err, cur, "triangles", "triangle_count", ((int64_t)m->triangle_count), m->triangles_count)) != RELIC_OK) return st;
+    n = m->triangles_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->triangles, (size_t)(n * 6u)); }
+    else for (uint64_t k = 0; k < n; k++) put_water_triangle(c->base + cur + k * 6, &m->triangles[k]);
+    cur += n * 6u;
+    if ((st = relic_gen_count(c->err, cur, "triangle_flags", "triangle_count", ((int64_t)m->triangle_count), m->triangle_flags_count)) != RELIC_OK) return st;
+    n = m->triangle_flags_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->triangle_flags, (size_t)(n * 4u)); }
+    else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->triangle_flags)[k]);
+    cur += n * 4u;
     relic_store_u32le(c->base + cur, m->dds_size);
     cur = cur + 4;
-    { /* dds */
-        if ((st = relic_gen_count(c->err, cur, "dds", "dds_size", ((int64_t)m->dds_size), m->dds_count)) != RELIC_OK) return st;
-        const uint64_t n = m->dds_count;
-        if (n) memcpy(c->base + cur, m->dds, (size_t)n);
-        cur += n;
-    }
+    if ((st = relic_gen_count(c->err, cur, "dds", "dds_size", ((int64_t)m->dds_size), m->dds_count)) != RELIC_OK) return st;
+    n = m->dds_count;
+    if (n) memcpy(c->base + cur, m->dds, (size_t)n);
+    cur += n;
     relic_store_u32le(c->base + cur, m->megatile_x);
     relic_store_u32le(c->base + cur + 4, m->megatile_y);
     *size_out = cur + 8 - pos;
@@ -249,26 +239,28 @@ static relic_status put_watr(relic_watr_wctx *c, const relic_watr_file *m, uint6
 
 relic_status relic_watr_write(const relic_watr_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
+    RELIC_GEN_ERR_CLEARED(err);
     relic_watr_file copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_watr_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    relic_watr_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
-    uint64_t d;
     const uint64_t cur = sz_watr(m);
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertices_count, UINT64_C(4294967295), "vertex_count", "u32")) != RELIC_OK) return st;
-    m->vertex_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->triangles_count, UINT64_C(4294967295), "triangle_count", "u32")) != RELIC_OK) return st;
-    m->triangle_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = ((uint64_t)m->dds_count * 1u), UINT64_C(4294967295), "dds_size", "u32")) != RELIC_OK) return st;
-    m->dds_size = (uint32_t)d;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
+    if ((st = relic_gen_set_u32(c->err, &m->vertex_count, (uint64_t)m->vertices_count, "vertex_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->triangle_count, (uint64_t)m->triangles_count, "triangle_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->dds_size, ((uint64_t)m->dds_count * 1u), "dds_size")) != RELIC_OK) return st;
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_watr(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_watr_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_watr_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_watr_write(model, out, err); }
+
+const relic_gen_ops relic_watr_ops = {
+    "watr", relic_watr_extensions, NULL, sizeof(relic_watr_view), sizeof(relic_watr_file),
+    validate_any, decode_any, NULL, write_any,
+};

@@ -135,11 +135,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_cau(relic_cau_rctx *c, uin
 
 relic_status relic_cau_validate(const uint8_t *data, size_t size, relic_cau_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_cau_view){ .base = data, .size = size };
     relic_cau_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
     relic_status st = rd_cau(&c, 0, &sz, &out->values, 0);
@@ -200,69 +197,64 @@ static inline void put_sample_header(uint8_t *p, const relic_cau_sample_header *
 static relic_status put_cau(relic_cau_wctx *c, const relic_cau_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
+    uint64_t n;
     uint64_t cur = pos;
     put_sample_header(c->base + pos, &m->header);
     cur = pos + 36;
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
-    { /* caption_gap */
-        if ((st = relic_gen_count(c->err, cur, "caption_gap", "header.caption_offset - 36", relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36)), m->caption_gap_count)) != RELIC_OK) return st;
-        const uint64_t n = m->caption_gap_count;
-        if (n) memcpy(c->base + cur, m->caption_gap, (size_t)n);
-        cur += n;
-    }
+    if ((st = relic_gen_count(c->err, cur, "caption_gap", "header.caption_offset - 36", relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36)), m->caption_gap_count)) != RELIC_OK) return st;
+    n = m->caption_gap_count;
+    if (n) memcpy(c->base + cur, m->caption_gap, (size_t)n);
+    cur += n;
     relic_store_u32le(c->base + cur, m->caption_length);
     relic_store_u32le(c->base + cur + 4, m->caption_count);
     cur = cur + 8;
-    { /* caption_text */
-        if ((st = relic_gen_count(c->err, cur, "caption_text", "caption_length - 4", relic_gen_sub(((int64_t)m->caption_length), INT64_C(4)), m->caption_text_count)) != RELIC_OK) return st;
-        const uint64_t n = m->caption_text_count;
-        if (n) memcpy(c->base + cur, m->caption_text, (size_t)n);
-        cur += n;
-    }
-    { /* caption_data_gap */
-        if ((st = relic_gen_count(c->err, cur, "caption_data_gap", "header.data_offset - header.caption_offset - 4 - caption_length", relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length)), m->caption_data_gap_count)) != RELIC_OK) return st;
-        const uint64_t n = m->caption_data_gap_count;
-        if (n) memcpy(c->base + cur, m->caption_data_gap, (size_t)n);
-        cur += n;
-    }
+    if ((st = relic_gen_count(c->err, cur, "caption_text", "caption_length - 4", relic_gen_sub(((int64_t)m->caption_length), INT64_C(4)), m->caption_text_count)) != RELIC_OK) return st;
+    n = m->caption_text_count;
+    if (n) memcpy(c->base + cur, m->caption_text, (size_t)n);
+    cur += n;
+    if ((st = relic_gen_count(c->err, cur, "caption_data_gap", "header.data_offset - header.caption_offset - 4 - caption_length", relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length)), m->caption_data_gap_count)) != RELIC_OK) return st;
+    n = m->caption_data_gap_count;
+    if (n) memcpy(c->base + cur, m->caption_data_gap, (size_t)n);
+    cur += n;
     } else {
-    { /* data_gap */
-        if ((st = relic_gen_count(c->err, cur, "data_gap", "header.data_offset - 36", relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36)), m->data_gap_count)) != RELIC_OK) return st;
-        const uint64_t n = m->data_gap_count;
-        if (n) memcpy(c->base + cur, m->data_gap, (size_t)n);
-        cur += n;
+    if ((st = relic_gen_count(c->err, cur, "data_gap", "header.data_offset - 36", relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36)), m->data_gap_count)) != RELIC_OK) return st;
+    n = m->data_gap_count;
+    if (n) memcpy(c->base + cur, m->data_gap, (size_t)n);
+    cur += n;
     }
-    }
-    { /* data */
-        if ((st = relic_gen_count(c->err, cur, "data", "header.data_size", ((int64_t)m->header.data_size), m->data_count)) != RELIC_OK) return st;
-        const uint64_t n = m->data_count;
-        if (n) memcpy(c->base + cur, m->data, (size_t)n);
-        cur += n;
-    }
-    { /* trailing */
-        const uint64_t n = m->trailing_count;
-        if (n) memcpy(c->base + cur, m->trailing, (size_t)n);
-        cur += n;
-    }
+    if ((st = relic_gen_count(c->err, cur, "data", "header.data_size", ((int64_t)m->header.data_size), m->data_count)) != RELIC_OK) return st;
+    n = m->data_count;
+    if (n) memcpy(c->base + cur, m->data, (size_t)n);
+    cur += n;
+    n = m->trailing_count;
+    if (n) memcpy(c->base + cur, m->trailing, (size_t)n);
+    cur += n;
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
 relic_status relic_cau_write(const relic_cau_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
+    RELIC_GEN_ERR_CLEARED(err);
     relic_cau_file copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_cau_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    relic_cau_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
     const uint64_t cur = sz_cau(m);
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_cau(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_cau_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_cau_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_cau_write(model, out, err); }
+
+const relic_gen_ops relic_cau_ops = {
+    "cau", relic_cau_extensions, &relic_format_cau, sizeof(relic_cau_view), sizeof(relic_cau_file),
+    validate_any, decode_any, NULL, write_any,
+};

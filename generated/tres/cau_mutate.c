@@ -7,8 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "cau.h"
-#include "cau_mutate.h"
 
 static const int64_t values_compression[] = { INT64_C(0), INT64_C(1), INT64_C(2) };
 
@@ -44,29 +45,9 @@ static const relic_mut_struct structs[] = {
     { "cau", sizeof(relic_cau_file), fields_cau, 9 },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_cau_view v;
-    relic_status st = relic_cau_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_cau_file *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_cau_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_cau_write((const relic_cau_file *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_cau_view v;
-    return relic_cau_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_cau_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_cau_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_cau_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_cau_mutator = {
     "cau", structs, 2, 1, NULL, 0, mut_load, mut_write, mut_validate,

@@ -18,7 +18,7 @@ typedef struct relic_grf_geometry_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_grf_geometry_geometry *root;
+    relic_grf_geometry_file *root;
     relic_grf_geometry_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_geometry_rctx;
@@ -42,7 +42,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_face(relic_grf_geometry_rc
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_geometry(relic_grf_geometry_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_geometry_geometry *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_geometry(relic_grf_geometry_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_geometry_file *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -116,11 +116,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_geometry(relic_grf_geometr
 
 relic_status relic_grf_geometry_validate(const uint8_t *data, size_t size, relic_grf_geometry_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_grf_geometry_view){ .base = data, .size = size };
     relic_grf_geometry_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
     relic_status st = rd_geometry(&c, 0, &sz, &out->values, 0);
@@ -128,7 +125,7 @@ relic_status relic_grf_geometry_validate(const uint8_t *data, size_t size, relic
     return st;
 }
 
-relic_status relic_grf_geometry_decode(const relic_grf_geometry_view *v, relic_arena *a, relic_grf_geometry_geometry *out, relic_error *err)
+relic_status relic_grf_geometry_decode(const relic_grf_geometry_view *v, relic_arena *a, relic_grf_geometry_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -142,10 +139,10 @@ relic_status relic_grf_geometry_decode(const relic_grf_geometry_view *v, relic_a
 typedef struct relic_grf_geometry_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_grf_geometry_geometry *root;
+    const relic_grf_geometry_file *root;
 } relic_grf_geometry_wctx;
 
-static uint64_t sz_geometry(const relic_grf_geometry_geometry *m)
+static uint64_t sz_geometry(const relic_grf_geometry_file *m)
 {
     uint64_t t = 0;
     t += 40u;
@@ -169,9 +166,10 @@ static inline void put_face(uint8_t *p, const relic_grf_geometry_face *m)
     for (uint64_t k = 0; k < 3u; k++) relic_store_u32le(p + 0 + k * 4, ((const uint32_t *)m->v)[k]);
 }
 
-static relic_status put_geometry(relic_grf_geometry_wctx *c, const relic_grf_geometry_geometry *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_geometry(relic_grf_geometry_wctx *c, const relic_grf_geometry_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
+    uint64_t n;
     uint64_t cur = pos;
     put_vec3f(c->base + pos, &m->pivot);
     relic_store_u32le(c->base + pos + 12, m->vertex_count);
@@ -180,69 +178,60 @@ static relic_status put_geometry(relic_grf_geometry_wctx *c, const relic_grf_geo
     relic_store_u32le(c->base + pos + 24, m->wrap_vertex_count);
     for (uint64_t k = 0; k < 3u; k++) relic_store_u32le(c->base + pos + 28 + k * 4, ((const uint32_t *)m->colour)[k]);
     cur = pos + 40;
-    { /* vertices */
-        if ((st = relic_gen_count(c->err, cur, "vertices", "vertex_count", ((int64_t)m->vertex_count), m->vertices_count)) != RELIC_OK) return st;
-        const uint64_t n = m->vertices_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertices, (size_t)(n * 12u)); }
-        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->vertices[k]);
-        cur += n * 12u;
-    }
-    { /* faces */
-        if ((st = relic_gen_count(c->err, cur, "faces", "face_count", ((int64_t)m->face_count), m->faces_count)) != RELIC_OK) return st;
-        const uint64_t n = m->faces_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->faces, (size_t)(n * 12u)); }
-        else for (uint64_t k = 0; k < n; k++) put_face(c->base + cur + k * 12, &m->faces[k]);
-        cur += n * 12u;
-    }
-    { /* face_normals */
-        if ((st = relic_gen_count(c->err, cur, "face_normals", "face_count", ((int64_t)m->face_count), m->face_normals_count)) != RELIC_OK) return st;
-        const uint64_t n = m->face_normals_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->face_normals, (size_t)(n * 12u)); }
-        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->face_normals[k]);
-        cur += n * 12u;
-    }
-    { /* vertex_normals */
-        if ((st = relic_gen_count(c->err, cur, "vertex_normals", "vertex_normal_count", ((int64_t)m->vertex_normal_count), m->vertex_normals_count)) != RELIC_OK) return st;
-        const uint64_t n = m->vertex_normals_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertex_normals, (size_t)(n * 12u)); }
-        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->vertex_normals[k]);
-        cur += n * 12u;
-    }
-    { /* wrap_vertices */
-        if ((st = relic_gen_count(c->err, cur, "wrap_vertices", "wrap_vertex_count", ((int64_t)m->wrap_vertex_count), m->wrap_vertices_count)) != RELIC_OK) return st;
-        const uint64_t n = m->wrap_vertices_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->wrap_vertices, (size_t)(n * 12u)); }
-        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->wrap_vertices[k]);
-        cur += n * 12u;
-    }
+    if ((st = relic_gen_count(c->err, cur, "vertices", "vertex_count", ((int64_t)m->vertex_count), m->vertices_count)) != RELIC_OK) return st;
+    n = m->vertices_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertices, (size_t)(n * 12u)); }
+    else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->vertices[k]);
+    cur += n * 12u;
+    if ((st = relic_gen_count(c->err, cur, "faces", "face_count", ((int64_t)m->face_count), m->faces_count)) != RELIC_OK) return st;
+    n = m->faces_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->faces, (size_t)(n * 12u)); }
+    else for (uint64_t k = 0; k < n; k++) put_face(c->base + cur + k * 12, &m->faces[k]);
+    cur += n * 12u;
+    if ((st = relic_gen_count(c->err, cur, "face_normals", "face_count", ((int64_t)m->face_count), m->face_normals_count)) != RELIC_OK) return st;
+    n = m->face_normals_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->face_normals, (size_t)(n * 12u)); }
+    else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->face_normals[k]);
+    cur += n * 12u;
+    if ((st = relic_gen_count(c->err, cur, "vertex_normals", "vertex_normal_count", ((int64_t)m->vertex_normal_count), m->vertex_normals_count)) != RELIC_OK) return st;
+    n = m->vertex_normals_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertex_normals, (size_t)(n * 12u)); }
+    else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->vertex_normals[k]);
+    cur += n * 12u;
+    if ((st = relic_gen_count(c->err, cur, "wrap_vertices", "wrap_vertex_count", ((int64_t)m->wrap_vertex_count), m->wrap_vertices_count)) != RELIC_OK) return st;
+    n = m->wrap_vertices_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->wrap_vertices, (size_t)(n * 12u)); }
+    else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->wrap_vertices[k]);
+    cur += n * 12u;
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-relic_status relic_grf_geometry_write(const relic_grf_geometry_geometry *model, relic_buf *out, relic_error *err)
+relic_status relic_grf_geometry_write(const relic_grf_geometry_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    relic_grf_geometry_geometry copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_grf_geometry_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    RELIC_GEN_ERR_CLEARED(err);
+    relic_grf_geometry_file copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_geometry_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
-    uint64_t d;
     const uint64_t cur = sz_geometry(m);
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertices_count, UINT64_C(4294967295), "vertex_count", "u32")) != RELIC_OK) return st;
-    m->vertex_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->faces_count, UINT64_C(4294967295), "face_count", "u32")) != RELIC_OK) return st;
-    m->face_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertex_normals_count, UINT64_C(4294967295), "vertex_normal_count", "u32")) != RELIC_OK) return st;
-    m->vertex_normal_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->wrap_vertices_count, UINT64_C(4294967295), "wrap_vertex_count", "u32")) != RELIC_OK) return st;
-    m->wrap_vertex_count = (uint32_t)d;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
+    if ((st = relic_gen_set_u32(c->err, &m->vertex_count, (uint64_t)m->vertices_count, "vertex_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->face_count, (uint64_t)m->faces_count, "face_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->vertex_normal_count, (uint64_t)m->vertex_normals_count, "vertex_normal_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->wrap_vertex_count, (uint64_t)m->wrap_vertices_count, "wrap_vertex_count")) != RELIC_OK) return st;
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_geometry(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_grf_geometry_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_grf_geometry_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_grf_geometry_write(model, out, err); }
+
+const relic_gen_ops relic_grf_geometry_ops = {
+    "grf_geometry", relic_grf_geometry_extensions, NULL, sizeof(relic_grf_geometry_view), sizeof(relic_grf_geometry_file),
+    validate_any, decode_any, NULL, write_any,
+};

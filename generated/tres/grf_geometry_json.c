@@ -19,26 +19,26 @@ static const relic_jt_field face_fields[] = {
 static const relic_jt_struct face_json = { face_fields, 1, sizeof(relic_grf_geometry_face), _Alignof(relic_grf_geometry_face), 1, NULL, NULL };
 
 static const relic_jt_field geometry_fields[] = {
-    { "pivot", offsetof(relic_grf_geometry_geometry, pivot), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
-    { "vertex_count", offsetof(relic_grf_geometry_geometry, vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "face_count", offsetof(relic_grf_geometry_geometry, face_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "vertex_normal_count", offsetof(relic_grf_geometry_geometry, vertex_normal_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "wrap_vertex_count", offsetof(relic_grf_geometry_geometry, wrap_vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "colour", offsetof(relic_grf_geometry_geometry, colour), RELIC_JT_INT, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL },
-    { "vertices", offsetof(relic_grf_geometry_geometry, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_geometry, vertices_count), &vec3f_json, NULL, NULL },
-    { "faces", offsetof(relic_grf_geometry_geometry, faces), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_geometry, faces_count), &face_json, NULL, NULL },
-    { "face_normals", offsetof(relic_grf_geometry_geometry, face_normals), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_geometry, face_normals_count), &vec3f_json, NULL, NULL },
-    { "vertex_normals", offsetof(relic_grf_geometry_geometry, vertex_normals), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_geometry, vertex_normals_count), &vec3f_json, NULL, NULL },
-    { "wrap_vertices", offsetof(relic_grf_geometry_geometry, wrap_vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_geometry, wrap_vertices_count), &vec3f_json, NULL, NULL },
+    { "pivot", offsetof(relic_grf_geometry_file, pivot), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
+    { "vertex_count", offsetof(relic_grf_geometry_file, vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "face_count", offsetof(relic_grf_geometry_file, face_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "vertex_normal_count", offsetof(relic_grf_geometry_file, vertex_normal_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "wrap_vertex_count", offsetof(relic_grf_geometry_file, wrap_vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "colour", offsetof(relic_grf_geometry_file, colour), RELIC_JT_INT, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL },
+    { "vertices", offsetof(relic_grf_geometry_file, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_file, vertices_count), &vec3f_json, NULL, NULL },
+    { "faces", offsetof(relic_grf_geometry_file, faces), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_file, faces_count), &face_json, NULL, NULL },
+    { "face_normals", offsetof(relic_grf_geometry_file, face_normals), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_file, face_normals_count), &vec3f_json, NULL, NULL },
+    { "vertex_normals", offsetof(relic_grf_geometry_file, vertex_normals), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_file, vertex_normals_count), &vec3f_json, NULL, NULL },
+    { "wrap_vertices", offsetof(relic_grf_geometry_file, wrap_vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_file, wrap_vertices_count), &vec3f_json, NULL, NULL },
 };
-static const relic_jt_struct geometry_json = { geometry_fields, 11, sizeof(relic_grf_geometry_geometry), _Alignof(relic_grf_geometry_geometry), 0, "grf_geometry", NULL };
+static const relic_jt_struct geometry_json = { geometry_fields, 11, sizeof(relic_grf_geometry_file), _Alignof(relic_grf_geometry_file), 0, "grf_geometry", NULL };
 
-relic_status relic_grf_geometry_json_print(const relic_grf_geometry_geometry *m, relic_buf *out, relic_error *err)
+relic_status relic_grf_geometry_json_print(const relic_grf_geometry_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&geometry_json, m, out, err);
 }
 
-relic_status relic_grf_geometry_json_read(const char *text, size_t len, relic_arena *a, relic_grf_geometry_geometry *out, relic_error *err)
+relic_status relic_grf_geometry_json_read(const char *text, size_t len, relic_arena *a, relic_grf_geometry_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&geometry_json, text, len, a, out, err);
 }

@@ -28,7 +28,7 @@ typedef struct relic_grf_geometry_v11_face {
 } relic_grf_geometry_v11_face;
 
 /** A plain geometry section (Trespasser source, Lib/Groff/GroffIO.cpp). Model form: plain C values; its size in the file varies. */
-typedef struct relic_grf_geometry_v11_geometry {
+typedef struct relic_grf_geometry_v11_file {
     uint32_t vertex_count; /**< Number of vertices [derived: count(vertices), filled by the writer] */
     uint32_t face_count; /**< Number of triangles (also of face normals) [derived: count(faces), filled by the writer] */
     uint32_t vertex_normal_count; /**< Number of vertex normals (3 per triangle in known files: the normal of corner j of triangle k is at 3k+j) [derived: count(vertex_normals), filled by the writer] */
@@ -41,7 +41,7 @@ typedef struct relic_grf_geometry_v11_geometry {
     size_t face_normals_count; /**< number of elements in face_normals */
     relic_grf_geometry_v11_vec3f *vertex_normals; /**< Vertex normals [count vertex_normal_count] */
     size_t vertex_normals_count; /**< number of elements in vertex_normals */
-} relic_grf_geometry_v11_geometry;
+} relic_grf_geometry_v11_file;
 
 typedef struct relic_grf_geometry_v11_vec3f_view { const uint8_t *p; } relic_grf_geometry_v11_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 enum { RELIC_GRF_GEOMETRY_V11_VEC3F_X_POS = 0, RELIC_GRF_GEOMETRY_V11_VEC3F_Y_POS = 4,
@@ -59,7 +59,7 @@ static inline uint32_t relic_grf_geometry_v11_face_v(relic_grf_geometry_v11_face
 typedef struct relic_grf_geometry_v11_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_grf_geometry_v11_geometry values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_grf_geometry_v11_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *colour; /**< start of colour in base, NULL when absent */
     size_t colour_count; /**< elements of colour */
     const uint8_t *vertices; /**< start of vertices in base, NULL when absent */
@@ -86,23 +86,31 @@ relic_status relic_grf_geometry_v11_validate(const uint8_t *data, size_t size, r
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_grf_geometry_v11_decode(const relic_grf_geometry_v11_view *v, relic_arena *a, relic_grf_geometry_v11_geometry *out, relic_error *err);
+relic_status relic_grf_geometry_v11_decode(const relic_grf_geometry_v11_view *v, relic_arena *a, relic_grf_geometry_v11_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_grf_geometry_v11_write(const relic_grf_geometry_v11_geometry *m, relic_buf *out, relic_error *err);
+relic_status relic_grf_geometry_v11_write(const relic_grf_geometry_v11_file *m, relic_buf *out, relic_error *err);
+
+/** The entry points above, type-erased over the view and model (relic_gen.h,
+ *  relic_gen_ops): name, extensions, detection, sizes, validate, decode, write. */
+extern const struct relic_gen_ops relic_grf_geometry_v11_ops;
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_grf_geometry_v11_json_print(const relic_grf_geometry_v11_geometry *m, relic_buf *out, relic_error *err);
+relic_status relic_grf_geometry_v11_json_print(const relic_grf_geometry_v11_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_grf_geometry_v11_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_grf_geometry_v11_json_read(const char *text, size_t len, relic_arena *a, relic_grf_geometry_v11_geometry *out, relic_error *err);
+relic_status relic_grf_geometry_v11_json_read(const char *text, size_t len, relic_arena *a, relic_grf_geometry_v11_file *out, relic_error *err);
+
+/** The grf_geometry_v11 model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
+ *  grf_geometry_v11 file to get a mutated file, e.g. relic_mutate(&relic_grf_geometry_v11_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
+extern const struct relic_mut_format relic_grf_geometry_v11_mutator;
 
 
 #ifdef __cplusplus

@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "grf_geometry_v11.h"
-#include "grf_geometry_v11_mutate.h"
-
 
 static const relic_mut_field fields_vec3f[] = {
     { "x", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_geometry_v11_vec3f, x), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
@@ -22,20 +22,20 @@ static const relic_mut_field fields_face[] = {
 };
 
 static const relic_mut_field fields_geometry[] = {
-    { "vertex_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_geometry_v11_geometry, vertex_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "face_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_geometry_v11_geometry, face_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "vertex_normal_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_geometry_v11_geometry, vertex_normal_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "colour", RELIC_MUT_INT, 0, 4, -1, -1, 3u, offsetof(relic_grf_geometry_v11_geometry, colour), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "vertices", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 4, 1u, offsetof(relic_grf_geometry_v11_geometry, vertices), offsetof(relic_grf_geometry_v11_geometry, vertices_count), sizeof(relic_grf_geometry_v11_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
-    { "faces", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 5, 1u, offsetof(relic_grf_geometry_v11_geometry, faces), offsetof(relic_grf_geometry_v11_geometry, faces_count), sizeof(relic_grf_geometry_v11_face), NULL, 0, 0, 0, 0, 0, 0 },
-    { "face_normals", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 5, 1u, offsetof(relic_grf_geometry_v11_geometry, face_normals), offsetof(relic_grf_geometry_v11_geometry, face_normals_count), sizeof(relic_grf_geometry_v11_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
-    { "vertex_normals", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 7, 1u, offsetof(relic_grf_geometry_v11_geometry, vertex_normals), offsetof(relic_grf_geometry_v11_geometry, vertex_normals_count), sizeof(relic_grf_geometry_v11_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
+    { "vertex_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_geometry_v11_file, vertex_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "face_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_geometry_v11_file, face_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "vertex_normal_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_geometry_v11_file, vertex_normal_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "colour", RELIC_MUT_INT, 0, 4, -1, -1, 3u, offsetof(relic_grf_geometry_v11_file, colour), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "vertices", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 4, 1u, offsetof(relic_grf_geometry_v11_file, vertices), offsetof(relic_grf_geometry_v11_file, vertices_count), sizeof(relic_grf_geometry_v11_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
+    { "faces", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 5, 1u, offsetof(relic_grf_geometry_v11_file, faces), offsetof(relic_grf_geometry_v11_file, faces_count), sizeof(relic_grf_geometry_v11_face), NULL, 0, 0, 0, 0, 0, 0 },
+    { "face_normals", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 5, 1u, offsetof(relic_grf_geometry_v11_file, face_normals), offsetof(relic_grf_geometry_v11_file, face_normals_count), sizeof(relic_grf_geometry_v11_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
+    { "vertex_normals", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 7, 1u, offsetof(relic_grf_geometry_v11_file, vertex_normals), offsetof(relic_grf_geometry_v11_file, vertex_normals_count), sizeof(relic_grf_geometry_v11_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
     { "vec3f", sizeof(relic_grf_geometry_v11_vec3f), fields_vec3f, 3 },
     { "face", sizeof(relic_grf_geometry_v11_face), fields_face, 1 },
-    { "geometry", sizeof(relic_grf_geometry_v11_geometry), fields_geometry, 8 },
+    { "geometry", sizeof(relic_grf_geometry_v11_file), fields_geometry, 8 },
 };
 
 static const relic_mut_patch patches[] = {
@@ -44,29 +44,9 @@ static const relic_mut_patch patches[] = {
     { "vertex_normal_count", 8u, 4, 0, RELIC_MUT_PATCH_DERIVED },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_grf_geometry_v11_view v;
-    relic_status st = relic_grf_geometry_v11_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_grf_geometry_v11_geometry *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_grf_geometry_v11_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_grf_geometry_v11_write((const relic_grf_geometry_v11_geometry *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_grf_geometry_v11_view v;
-    return relic_grf_geometry_v11_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_grf_geometry_v11_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_grf_geometry_v11_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_grf_geometry_v11_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_grf_geometry_v11_mutator = {
     "grf_geometry_v11", structs, 3, 2, patches, 3, mut_load, mut_write, mut_validate,

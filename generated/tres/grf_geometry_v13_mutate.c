@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "grf_geometry_v13.h"
-#include "grf_geometry_v13_mutate.h"
-
 
 static const relic_mut_field fields_vec3f[] = {
     { "x", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_geometry_v13_vec3f, x), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
@@ -22,22 +22,22 @@ static const relic_mut_field fields_face[] = {
 };
 
 static const relic_mut_field fields_geometry[] = {
-    { "vertex_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_geometry_v13_geometry, vertex_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "face_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_geometry_v13_geometry, face_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "vertex_normal_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_geometry_v13_geometry, vertex_normal_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "wrap_vertex_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_geometry_v13_geometry, wrap_vertex_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "colour", RELIC_MUT_INT, 0, 4, -1, -1, 3u, offsetof(relic_grf_geometry_v13_geometry, colour), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "vertices", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 5, 1u, offsetof(relic_grf_geometry_v13_geometry, vertices), offsetof(relic_grf_geometry_v13_geometry, vertices_count), sizeof(relic_grf_geometry_v13_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
-    { "faces", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 6, 1u, offsetof(relic_grf_geometry_v13_geometry, faces), offsetof(relic_grf_geometry_v13_geometry, faces_count), sizeof(relic_grf_geometry_v13_face), NULL, 0, 0, 0, 0, 0, 0 },
-    { "face_normals", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 6, 1u, offsetof(relic_grf_geometry_v13_geometry, face_normals), offsetof(relic_grf_geometry_v13_geometry, face_normals_count), sizeof(relic_grf_geometry_v13_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
-    { "vertex_normals", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 8, 1u, offsetof(relic_grf_geometry_v13_geometry, vertex_normals), offsetof(relic_grf_geometry_v13_geometry, vertex_normals_count), sizeof(relic_grf_geometry_v13_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
-    { "wrap_vertices", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 9, 1u, offsetof(relic_grf_geometry_v13_geometry, wrap_vertices), offsetof(relic_grf_geometry_v13_geometry, wrap_vertices_count), sizeof(relic_grf_geometry_v13_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
+    { "vertex_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_geometry_v13_file, vertex_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "face_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_geometry_v13_file, face_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "vertex_normal_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_geometry_v13_file, vertex_normal_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "wrap_vertex_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_geometry_v13_file, wrap_vertex_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "colour", RELIC_MUT_INT, 0, 4, -1, -1, 3u, offsetof(relic_grf_geometry_v13_file, colour), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "vertices", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 5, 1u, offsetof(relic_grf_geometry_v13_file, vertices), offsetof(relic_grf_geometry_v13_file, vertices_count), sizeof(relic_grf_geometry_v13_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
+    { "faces", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 6, 1u, offsetof(relic_grf_geometry_v13_file, faces), offsetof(relic_grf_geometry_v13_file, faces_count), sizeof(relic_grf_geometry_v13_face), NULL, 0, 0, 0, 0, 0, 0 },
+    { "face_normals", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 6, 1u, offsetof(relic_grf_geometry_v13_file, face_normals), offsetof(relic_grf_geometry_v13_file, face_normals_count), sizeof(relic_grf_geometry_v13_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
+    { "vertex_normals", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 8, 1u, offsetof(relic_grf_geometry_v13_file, vertex_normals), offsetof(relic_grf_geometry_v13_file, vertex_normals_count), sizeof(relic_grf_geometry_v13_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
+    { "wrap_vertices", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 9, 1u, offsetof(relic_grf_geometry_v13_file, wrap_vertices), offsetof(relic_grf_geometry_v13_file, wrap_vertices_count), sizeof(relic_grf_geometry_v13_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
     { "vec3f", sizeof(relic_grf_geometry_v13_vec3f), fields_vec3f, 3 },
     { "face", sizeof(relic_grf_geometry_v13_face), fields_face, 1 },
-    { "geometry", sizeof(relic_grf_geometry_v13_geometry), fields_geometry, 10 },
+    { "geometry", sizeof(relic_grf_geometry_v13_file), fields_geometry, 10 },
 };
 
 static const relic_mut_patch patches[] = {
@@ -47,29 +47,9 @@ static const relic_mut_patch patches[] = {
     { "wrap_vertex_count", 12u, 4, 0, RELIC_MUT_PATCH_DERIVED },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_grf_geometry_v13_view v;
-    relic_status st = relic_grf_geometry_v13_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_grf_geometry_v13_geometry *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_grf_geometry_v13_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_grf_geometry_v13_write((const relic_grf_geometry_v13_geometry *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_grf_geometry_v13_view v;
-    return relic_grf_geometry_v13_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_grf_geometry_v13_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_grf_geometry_v13_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_grf_geometry_v13_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_grf_geometry_v13_mutator = {
     "grf_geometry_v13", structs, 3, 2, patches, 4, mut_load, mut_write, mut_validate,

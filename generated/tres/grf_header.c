@@ -16,12 +16,12 @@ typedef struct relic_grf_header_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_grf_header_header *root;
+    relic_grf_header_file *root;
     relic_grf_header_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_header_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_grf_header_rctx *c, uint64_t pos, relic_grf_header_header *m, RELIC_GEN_UNUSED const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_grf_header_rctx *c, uint64_t pos, relic_grf_header_file *m, RELIC_GEN_UNUSED const int dec)
 {
     if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "magic", "magic..version", 8u);
     m->magic = relic_load_u32le(c->base + pos);
@@ -33,18 +33,15 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_grf_header_rc
 
 relic_status relic_grf_header_validate(const uint8_t *data, size_t size, relic_grf_header_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_grf_header_view){ .base = data, .size = size };
     relic_grf_header_rctx c = { data, size, err, &out->values, out, NULL };
     relic_status st = rd_header(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_grf_header_decode(const relic_grf_header_view *v, relic_arena *a, relic_grf_header_header *out, relic_error *err)
+relic_status relic_grf_header_decode(const relic_grf_header_view *v, relic_arena *a, relic_grf_header_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -57,10 +54,10 @@ relic_status relic_grf_header_decode(const relic_grf_header_view *v, relic_arena
 typedef struct relic_grf_header_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_grf_header_header *root;
+    const relic_grf_header_file *root;
 } relic_grf_header_wctx;
 
-static relic_status put_header(relic_grf_header_wctx *c, const relic_grf_header_header *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_header(relic_grf_header_wctx *c, const relic_grf_header_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_store_u32le(c->base + pos, (uint32_t)INT64_C(181320382));
     relic_store_u32le(c->base + pos + 4, m->version);
@@ -68,21 +65,27 @@ static relic_status put_header(relic_grf_header_wctx *c, const relic_grf_header_
     return RELIC_OK;
 }
 
-relic_status relic_grf_header_write(const relic_grf_header_header *model, relic_buf *out, relic_error *err)
+relic_status relic_grf_header_write(const relic_grf_header_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    relic_grf_header_header copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_grf_header_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    RELIC_GEN_ERR_CLEARED(err);
+    relic_grf_header_file copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_header_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
     const uint64_t cur = 8u;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_header(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_grf_header_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_grf_header_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_grf_header_write(model, out, err); }
+
+const relic_gen_ops relic_grf_header_ops = {
+    "grf_header", relic_grf_header_extensions, NULL, sizeof(relic_grf_header_view), sizeof(relic_grf_header_file),
+    validate_any, decode_any, NULL, write_any,
+};

@@ -13,25 +13,25 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_grf_header_extensions[];
 
-#define RELIC_GRF_HEADER_HEADER_SIZE 8
+#define RELIC_GRF_HEADER_FILE_SIZE 8
 /** The .header section: exactly one per GRF (Trespasser source, Lib/Groff/GroffIO.cpp). Model form: plain C values. */
-typedef struct relic_grf_header_header {
+typedef struct relic_grf_header_file {
     uint32_t magic; /**< GROFF magic, bytes BE BA CE 0A [constant 181320382] */
     uint32_t version; /**< GROFF version 11..15 (current 15) in bits 0-30; bit 31 set = optimised GRF whose visible, joint-less objects have mesh-heap ("type 2") geometry [check (it & 0x7FFFFFFF) >= 11 && (it & 0x7FFFFFFF) <= 15] */
-} relic_grf_header_header;
+} relic_grf_header_file;
 
-typedef struct relic_grf_header_header_view { const uint8_t *p; } relic_grf_header_header_view; /**< a validated header (8 bytes in the file), zero-copy */
-enum { RELIC_GRF_HEADER_HEADER_MAGIC_POS = 0, RELIC_GRF_HEADER_HEADER_VERSION_POS = 4, }; /**< byte positions of the fields of header */
-#define RELIC_GRF_HEADER_HEADER_MAGIC_VALUE 181320382
-static inline uint32_t relic_grf_header_header_magic(relic_grf_header_header_view v) { return relic_load_u32le(v.p + 0); }
-static inline uint32_t relic_grf_header_header_version(relic_grf_header_header_view v) { return relic_load_u32le(v.p + 4); }
+typedef struct relic_grf_header_file_view { const uint8_t *p; } relic_grf_header_file_view; /**< a validated header (8 bytes in the file), zero-copy */
+enum { RELIC_GRF_HEADER_FILE_MAGIC_POS = 0, RELIC_GRF_HEADER_FILE_VERSION_POS = 4, }; /**< byte positions of the fields of header */
+#define RELIC_GRF_HEADER_FILE_MAGIC_VALUE 181320382
+static inline uint32_t relic_grf_header_file_magic(relic_grf_header_file_view v) { return relic_load_u32le(v.p + 0); }
+static inline uint32_t relic_grf_header_file_version(relic_grf_header_file_view v) { return relic_load_u32le(v.p + 4); }
 
 /** A validated grf_header file: the bytes, and where each top-level member lies.
  *  Only relic_grf_header_validate() fills one; its accessors then need no checks. */
 typedef struct relic_grf_header_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_grf_header_header values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_grf_header_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
 } relic_grf_header_view;
 
 
@@ -44,23 +44,31 @@ relic_status relic_grf_header_validate(const uint8_t *data, size_t size, relic_g
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_grf_header_decode(const relic_grf_header_view *v, relic_arena *a, relic_grf_header_header *out, relic_error *err);
+relic_status relic_grf_header_decode(const relic_grf_header_view *v, relic_arena *a, relic_grf_header_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_grf_header_write(const relic_grf_header_header *m, relic_buf *out, relic_error *err);
+relic_status relic_grf_header_write(const relic_grf_header_file *m, relic_buf *out, relic_error *err);
+
+/** The entry points above, type-erased over the view and model (relic_gen.h,
+ *  relic_gen_ops): name, extensions, detection, sizes, validate, decode, write. */
+extern const struct relic_gen_ops relic_grf_header_ops;
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_grf_header_json_print(const relic_grf_header_header *m, relic_buf *out, relic_error *err);
+relic_status relic_grf_header_json_print(const relic_grf_header_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_grf_header_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_grf_header_json_read(const char *text, size_t len, relic_arena *a, relic_grf_header_header *out, relic_error *err);
+relic_status relic_grf_header_json_read(const char *text, size_t len, relic_arena *a, relic_grf_header_file *out, relic_error *err);
+
+/** The grf_header model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
+ *  grf_header file to get a mutated file, e.g. relic_mutate(&relic_grf_header_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
+extern const struct relic_mut_format relic_grf_header_mutator;
 
 
 #ifdef __cplusplus

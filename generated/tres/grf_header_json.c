@@ -7,17 +7,17 @@
 #include "grf_header.h"
 
 static const relic_jt_field header_fields[] = {
-    { "magic", offsetof(relic_grf_header_header, magic), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "version", offsetof(relic_grf_header_header, version), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "magic", offsetof(relic_grf_header_file, magic), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "version", offsetof(relic_grf_header_file, version), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
 };
-static const relic_jt_struct header_json = { header_fields, 2, sizeof(relic_grf_header_header), _Alignof(relic_grf_header_header), 0, "grf_header", NULL };
+static const relic_jt_struct header_json = { header_fields, 2, sizeof(relic_grf_header_file), _Alignof(relic_grf_header_file), 0, "grf_header", NULL };
 
-relic_status relic_grf_header_json_print(const relic_grf_header_header *m, relic_buf *out, relic_error *err)
+relic_status relic_grf_header_json_print(const relic_grf_header_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&header_json, m, out, err);
 }
 
-relic_status relic_grf_header_json_read(const char *text, size_t len, relic_arena *a, relic_grf_header_header *out, relic_error *err)
+relic_status relic_grf_header_json_read(const char *text, size_t len, relic_arena *a, relic_grf_header_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&header_json, text, len, a, out, err);
 }

@@ -7,46 +7,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "grf_header.h"
-#include "grf_header_mutate.h"
-
 
 static const relic_mut_field fields_header[] = {
-    { "magic", RELIC_MUT_INT, 0 | RELIC_MUTF_CONST, 4, -1, -1, 1u, offsetof(relic_grf_header_header, magic), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "version", RELIC_MUT_INT, 0 | RELIC_MUTF_CHECK, 4, -1, -1, 1u, offsetof(relic_grf_header_header, version), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "magic", RELIC_MUT_INT, 0 | RELIC_MUTF_CONST, 4, -1, -1, 1u, offsetof(relic_grf_header_file, magic), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "version", RELIC_MUT_INT, 0 | RELIC_MUTF_CHECK, 4, -1, -1, 1u, offsetof(relic_grf_header_file, version), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
-    { "header", sizeof(relic_grf_header_header), fields_header, 2 },
+    { "header", sizeof(relic_grf_header_file), fields_header, 2 },
 };
 
 static const relic_mut_patch patches[] = {
     { "magic", 0u, 4, 0, RELIC_MUT_PATCH_CONST },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_grf_header_view v;
-    relic_status st = relic_grf_header_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_grf_header_header *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_grf_header_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_grf_header_write((const relic_grf_header_header *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_grf_header_view v;
-    return relic_grf_header_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_grf_header_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_grf_header_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_grf_header_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_grf_header_mutator = {
     "grf_header", structs, 1, 0, patches, 1, mut_load, mut_write, mut_validate,

@@ -18,7 +18,7 @@ typedef struct relic_grf_mapping_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_grf_mapping_mapping *root;
+    relic_grf_mapping_file *root;
     relic_grf_mapping_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_mapping_rctx;
@@ -41,7 +41,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_texture_face(relic_grf_map
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mapping(relic_grf_mapping_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_mapping *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mapping(relic_grf_mapping_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_file *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -88,11 +88,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mapping(relic_grf_mapping_
 
 relic_status relic_grf_mapping_validate(const uint8_t *data, size_t size, relic_grf_mapping_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_grf_mapping_view){ .base = data, .size = size };
     relic_grf_mapping_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
     relic_status st = rd_mapping(&c, 0, &sz, &out->values, 0);
@@ -100,7 +97,7 @@ relic_status relic_grf_mapping_validate(const uint8_t *data, size_t size, relic_
     return st;
 }
 
-relic_status relic_grf_mapping_decode(const relic_grf_mapping_view *v, relic_arena *a, relic_grf_mapping_mapping *out, relic_error *err)
+relic_status relic_grf_mapping_decode(const relic_grf_mapping_view *v, relic_arena *a, relic_grf_mapping_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -114,10 +111,10 @@ relic_status relic_grf_mapping_decode(const relic_grf_mapping_view *v, relic_are
 typedef struct relic_grf_mapping_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_grf_mapping_mapping *root;
+    const relic_grf_mapping_file *root;
 } relic_grf_mapping_wctx;
 
-static uint64_t sz_mapping(const relic_grf_mapping_mapping *m)
+static uint64_t sz_mapping(const relic_grf_mapping_file *m)
 {
     uint64_t t = 0;
     t += 12u;
@@ -138,59 +135,57 @@ static inline void put_texture_face(uint8_t *p, const relic_grf_mapping_texture_
     for (uint64_t k = 0; k < 3u; k++) relic_store_u32le(p + 0 + k * 4, ((const uint32_t *)m->t)[k]);
 }
 
-static relic_status put_mapping(relic_grf_mapping_wctx *c, const relic_grf_mapping_mapping *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_mapping(relic_grf_mapping_wctx *c, const relic_grf_mapping_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
+    uint64_t n;
     uint64_t cur = pos;
     relic_store_u32le(c->base + pos, m->material);
     relic_store_u32le(c->base + pos + 4, m->texture_vertex_count);
     relic_store_u32le(c->base + pos + 8, m->texture_face_count);
     cur = pos + 12;
-    { /* texture_vertices */
-        if ((st = relic_gen_count(c->err, cur, "texture_vertices", "texture_vertex_count", ((int64_t)m->texture_vertex_count), m->texture_vertices_count)) != RELIC_OK) return st;
-        const uint64_t n = m->texture_vertices_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->texture_vertices, (size_t)(n * 8u)); }
-        else for (uint64_t k = 0; k < n; k++) put_uv(c->base + cur + k * 8, &m->texture_vertices[k]);
-        cur += n * 8u;
-    }
-    { /* texture_faces */
-        if ((st = relic_gen_count(c->err, cur, "texture_faces", "texture_face_count", ((int64_t)m->texture_face_count), m->texture_faces_count)) != RELIC_OK) return st;
-        const uint64_t n = m->texture_faces_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->texture_faces, (size_t)(n * 12u)); }
-        else for (uint64_t k = 0; k < n; k++) put_texture_face(c->base + cur + k * 12, &m->texture_faces[k]);
-        cur += n * 12u;
-    }
-    { /* face_materials */
-        if ((st = relic_gen_count(c->err, cur, "face_materials", "texture_face_count", ((int64_t)m->texture_face_count), m->face_materials_count)) != RELIC_OK) return st;
-        const uint64_t n = m->face_materials_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->face_materials, (size_t)(n * 4u)); }
-        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->face_materials)[k]);
-        cur += n * 4u;
-    }
+    if ((st = relic_gen_count(c->err, cur, "texture_vertices", "texture_vertex_count", ((int64_t)m->texture_vertex_count), m->texture_vertices_count)) != RELIC_OK) return st;
+    n = m->texture_vertices_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->texture_vertices, (size_t)(n * 8u)); }
+    else for (uint64_t k = 0; k < n; k++) put_uv(c->base + cur + k * 8, &m->texture_vertices[k]);
+    cur += n * 8u;
+    if ((st = relic_gen_count(c->err, cur, "texture_faces", "texture_face_count", ((int64_t)m->texture_face_count), m->texture_faces_count)) != RELIC_OK) return st;
+    n = m->texture_faces_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->texture_faces, (size_t)(n * 12u)); }
+    else for (uint64_t k = 0; k < n; k++) put_texture_face(c->base + cur + k * 12, &m->texture_faces[k]);
+    cur += n * 12u;
+    if ((st = relic_gen_count(c->err, cur, "face_materials", "texture_face_count", ((int64_t)m->texture_face_count), m->face_materials_count)) != RELIC_OK) return st;
+    n = m->face_materials_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->face_materials, (size_t)(n * 4u)); }
+    else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->face_materials)[k]);
+    cur += n * 4u;
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-relic_status relic_grf_mapping_write(const relic_grf_mapping_mapping *model, relic_buf *out, relic_error *err)
+relic_status relic_grf_mapping_write(const relic_grf_mapping_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    relic_grf_mapping_mapping copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_grf_mapping_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    RELIC_GEN_ERR_CLEARED(err);
+    relic_grf_mapping_file copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_mapping_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
-    uint64_t d;
     const uint64_t cur = sz_mapping(m);
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->texture_vertices_count, UINT64_C(4294967295), "texture_vertex_count", "u32")) != RELIC_OK) return st;
-    m->texture_vertex_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->texture_faces_count, UINT64_C(4294967295), "texture_face_count", "u32")) != RELIC_OK) return st;
-    m->texture_face_count = (uint32_t)d;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
+    if ((st = relic_gen_set_u32(c->err, &m->texture_vertex_count, (uint64_t)m->texture_vertices_count, "texture_vertex_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->texture_face_count, (uint64_t)m->texture_faces_count, "texture_face_count")) != RELIC_OK) return st;
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_mapping(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_grf_mapping_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_grf_mapping_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_grf_mapping_write(model, out, err); }
+
+const relic_gen_ops relic_grf_mapping_ops = {
+    "grf_mapping", relic_grf_mapping_extensions, NULL, sizeof(relic_grf_mapping_view), sizeof(relic_grf_mapping_file),
+    validate_any, decode_any, NULL, write_any,
+};

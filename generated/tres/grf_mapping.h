@@ -27,7 +27,7 @@ typedef struct relic_grf_mapping_texture_face {
 } relic_grf_mapping_texture_face;
 
 /** A mapping section (Trespasser source, Lib/Groff/GroffIO.cpp). Model form: plain C values; its size in the file varies. */
-typedef struct relic_grf_mapping_mapping {
+typedef struct relic_grf_mapping_file {
     uint32_t material; /**< Section handle of the .material section */
     uint32_t texture_vertex_count; /**< Number of texture vertices (0 when untextured) [derived: count(texture_vertices), filled by the writer] */
     uint32_t texture_face_count; /**< Number of texture triangles: the geometry's triangle count [derived: count(texture_faces), filled by the writer] */
@@ -37,7 +37,7 @@ typedef struct relic_grf_mapping_mapping {
     size_t texture_faces_count; /**< number of elements in texture_faces */
     uint32_t *face_materials; /**< Per-triangle material index into the .material lists [count texture_face_count] */
     size_t face_materials_count; /**< number of elements in face_materials */
-} relic_grf_mapping_mapping;
+} relic_grf_mapping_file;
 
 typedef struct relic_grf_mapping_uv_view { const uint8_t *p; } relic_grf_mapping_uv_view; /**< a validated uv (8 bytes in the file), zero-copy */
 enum { RELIC_GRF_MAPPING_UV_U_POS = 0, RELIC_GRF_MAPPING_UV_V_POS = 4, }; /**< byte positions of the fields of uv */
@@ -53,7 +53,7 @@ static inline uint32_t relic_grf_mapping_texture_face_t(relic_grf_mapping_textur
 typedef struct relic_grf_mapping_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_grf_mapping_mapping values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_grf_mapping_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *texture_vertices; /**< start of texture_vertices in base, NULL when absent */
     size_t texture_vertices_count; /**< elements of texture_vertices */
     const uint8_t *texture_faces; /**< start of texture_faces in base, NULL when absent */
@@ -75,23 +75,31 @@ relic_status relic_grf_mapping_validate(const uint8_t *data, size_t size, relic_
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_grf_mapping_decode(const relic_grf_mapping_view *v, relic_arena *a, relic_grf_mapping_mapping *out, relic_error *err);
+relic_status relic_grf_mapping_decode(const relic_grf_mapping_view *v, relic_arena *a, relic_grf_mapping_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_grf_mapping_write(const relic_grf_mapping_mapping *m, relic_buf *out, relic_error *err);
+relic_status relic_grf_mapping_write(const relic_grf_mapping_file *m, relic_buf *out, relic_error *err);
+
+/** The entry points above, type-erased over the view and model (relic_gen.h,
+ *  relic_gen_ops): name, extensions, detection, sizes, validate, decode, write. */
+extern const struct relic_gen_ops relic_grf_mapping_ops;
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_grf_mapping_json_print(const relic_grf_mapping_mapping *m, relic_buf *out, relic_error *err);
+relic_status relic_grf_mapping_json_print(const relic_grf_mapping_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_grf_mapping_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_grf_mapping_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mapping_mapping *out, relic_error *err);
+relic_status relic_grf_mapping_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mapping_file *out, relic_error *err);
+
+/** The grf_mapping model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
+ *  grf_mapping file to get a mutated file, e.g. relic_mutate(&relic_grf_mapping_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
+extern const struct relic_mut_format relic_grf_mapping_mutator;
 
 
 #ifdef __cplusplus

@@ -18,21 +18,21 @@ static const relic_jt_field texture_face_fields[] = {
 static const relic_jt_struct texture_face_json = { texture_face_fields, 1, sizeof(relic_grf_mapping_texture_face), _Alignof(relic_grf_mapping_texture_face), 1, NULL, NULL };
 
 static const relic_jt_field mapping_fields[] = {
-    { "material", offsetof(relic_grf_mapping_mapping, material), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "texture_vertex_count", offsetof(relic_grf_mapping_mapping, texture_vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "texture_face_count", offsetof(relic_grf_mapping_mapping, texture_face_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "texture_vertices", offsetof(relic_grf_mapping_mapping, texture_vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mapping_mapping, texture_vertices_count), &uv_json, NULL, NULL },
-    { "texture_faces", offsetof(relic_grf_mapping_mapping, texture_faces), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mapping_mapping, texture_faces_count), &texture_face_json, NULL, NULL },
-    { "face_materials", offsetof(relic_grf_mapping_mapping, face_materials), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mapping_mapping, face_materials_count), NULL, NULL, NULL },
+    { "material", offsetof(relic_grf_mapping_file, material), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "texture_vertex_count", offsetof(relic_grf_mapping_file, texture_vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "texture_face_count", offsetof(relic_grf_mapping_file, texture_face_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "texture_vertices", offsetof(relic_grf_mapping_file, texture_vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mapping_file, texture_vertices_count), &uv_json, NULL, NULL },
+    { "texture_faces", offsetof(relic_grf_mapping_file, texture_faces), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mapping_file, texture_faces_count), &texture_face_json, NULL, NULL },
+    { "face_materials", offsetof(relic_grf_mapping_file, face_materials), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mapping_file, face_materials_count), NULL, NULL, NULL },
 };
-static const relic_jt_struct mapping_json = { mapping_fields, 6, sizeof(relic_grf_mapping_mapping), _Alignof(relic_grf_mapping_mapping), 0, "grf_mapping", NULL };
+static const relic_jt_struct mapping_json = { mapping_fields, 6, sizeof(relic_grf_mapping_file), _Alignof(relic_grf_mapping_file), 0, "grf_mapping", NULL };
 
-relic_status relic_grf_mapping_json_print(const relic_grf_mapping_mapping *m, relic_buf *out, relic_error *err)
+relic_status relic_grf_mapping_json_print(const relic_grf_mapping_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&mapping_json, m, out, err);
 }
 
-relic_status relic_grf_mapping_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mapping_mapping *out, relic_error *err)
+relic_status relic_grf_mapping_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mapping_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&mapping_json, text, len, a, out, err);
 }

@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "grf_mapping.h"
-#include "grf_mapping_mutate.h"
-
 
 static const relic_mut_field fields_uv[] = {
     { "u", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_mapping_uv, u), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
@@ -21,18 +21,18 @@ static const relic_mut_field fields_texture_face[] = {
 };
 
 static const relic_mut_field fields_mapping[] = {
-    { "material", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_mapping_mapping, material), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "texture_vertex_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_mapping_mapping, texture_vertex_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "texture_face_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_mapping_mapping, texture_face_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "texture_vertices", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 3, 1u, offsetof(relic_grf_mapping_mapping, texture_vertices), offsetof(relic_grf_mapping_mapping, texture_vertices_count), sizeof(relic_grf_mapping_uv), NULL, 0, 0, 0, 0, 0, 0 },
-    { "texture_faces", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 4, 1u, offsetof(relic_grf_mapping_mapping, texture_faces), offsetof(relic_grf_mapping_mapping, texture_faces_count), sizeof(relic_grf_mapping_texture_face), NULL, 0, 0, 0, 0, 0, 0 },
-    { "face_materials", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 4, 1u, offsetof(relic_grf_mapping_mapping, face_materials), offsetof(relic_grf_mapping_mapping, face_materials_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "material", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_mapping_file, material), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "texture_vertex_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_mapping_file, texture_vertex_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "texture_face_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_mapping_file, texture_face_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "texture_vertices", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 3, 1u, offsetof(relic_grf_mapping_file, texture_vertices), offsetof(relic_grf_mapping_file, texture_vertices_count), sizeof(relic_grf_mapping_uv), NULL, 0, 0, 0, 0, 0, 0 },
+    { "texture_faces", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 4, 1u, offsetof(relic_grf_mapping_file, texture_faces), offsetof(relic_grf_mapping_file, texture_faces_count), sizeof(relic_grf_mapping_texture_face), NULL, 0, 0, 0, 0, 0, 0 },
+    { "face_materials", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 4, 1u, offsetof(relic_grf_mapping_file, face_materials), offsetof(relic_grf_mapping_file, face_materials_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
     { "uv", sizeof(relic_grf_mapping_uv), fields_uv, 2 },
     { "texture_face", sizeof(relic_grf_mapping_texture_face), fields_texture_face, 1 },
-    { "mapping", sizeof(relic_grf_mapping_mapping), fields_mapping, 6 },
+    { "mapping", sizeof(relic_grf_mapping_file), fields_mapping, 6 },
 };
 
 static const relic_mut_patch patches[] = {
@@ -40,29 +40,9 @@ static const relic_mut_patch patches[] = {
     { "texture_face_count", 8u, 4, 0, RELIC_MUT_PATCH_DERIVED },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_grf_mapping_view v;
-    relic_status st = relic_grf_mapping_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_grf_mapping_mapping *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_grf_mapping_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_grf_mapping_write((const relic_grf_mapping_mapping *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_grf_mapping_view v;
-    return relic_grf_mapping_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_grf_mapping_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_grf_mapping_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_grf_mapping_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_grf_mapping_mutator = {
     "grf_mapping", structs, 3, 2, patches, 2, mut_load, mut_write, mut_validate,

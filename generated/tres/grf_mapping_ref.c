@@ -9,7 +9,7 @@
 
 const char *const relic_grf_mapping_ref_extensions[] = { NULL };
 
-_Static_assert(sizeof(relic_grf_mapping_ref_mapping_ref) == 4, "mapping_ref: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_grf_mapping_ref_file) == 4, "mapping_ref: C layout is file layout (arrays are copied with memcpy)");
 
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
@@ -17,12 +17,12 @@ typedef struct relic_grf_mapping_ref_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_grf_mapping_ref_mapping_ref *root;
+    relic_grf_mapping_ref_file *root;
     relic_grf_mapping_ref_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_mapping_ref_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mapping_ref(relic_grf_mapping_ref_rctx *c, uint64_t pos, relic_grf_mapping_ref_mapping_ref *m, RELIC_GEN_UNUSED const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mapping_ref(relic_grf_mapping_ref_rctx *c, uint64_t pos, relic_grf_mapping_ref_file *m, RELIC_GEN_UNUSED const int dec)
 {
     if (!relic_gen_room(c->size, pos, 4u)) return relic_gen_short(c->err, pos, c->size, "material", "material", 4u);
     m->material = relic_load_u32le(c->base + pos);
@@ -31,18 +31,15 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mapping_ref(relic_grf_mapp
 
 relic_status relic_grf_mapping_ref_validate(const uint8_t *data, size_t size, relic_grf_mapping_ref_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_grf_mapping_ref_view){ .base = data, .size = size };
     relic_grf_mapping_ref_rctx c = { data, size, err, &out->values, out, NULL };
     relic_status st = rd_mapping_ref(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_grf_mapping_ref_decode(const relic_grf_mapping_ref_view *v, relic_arena *a, relic_grf_mapping_ref_mapping_ref *out, relic_error *err)
+relic_status relic_grf_mapping_ref_decode(const relic_grf_mapping_ref_view *v, relic_arena *a, relic_grf_mapping_ref_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -55,31 +52,37 @@ relic_status relic_grf_mapping_ref_decode(const relic_grf_mapping_ref_view *v, r
 typedef struct relic_grf_mapping_ref_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_grf_mapping_ref_mapping_ref *root;
+    const relic_grf_mapping_ref_file *root;
 } relic_grf_mapping_ref_wctx;
 
-static relic_status put_mapping_ref(relic_grf_mapping_ref_wctx *c, const relic_grf_mapping_ref_mapping_ref *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_mapping_ref(relic_grf_mapping_ref_wctx *c, const relic_grf_mapping_ref_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_store_u32le(c->base + pos, m->material);
     *size_out = 4u;
     return RELIC_OK;
 }
 
-relic_status relic_grf_mapping_ref_write(const relic_grf_mapping_ref_mapping_ref *model, relic_buf *out, relic_error *err)
+relic_status relic_grf_mapping_ref_write(const relic_grf_mapping_ref_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    relic_grf_mapping_ref_mapping_ref copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_grf_mapping_ref_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    RELIC_GEN_ERR_CLEARED(err);
+    relic_grf_mapping_ref_file copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_mapping_ref_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
     const uint64_t cur = 4u;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_mapping_ref(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_grf_mapping_ref_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_grf_mapping_ref_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_grf_mapping_ref_write(model, out, err); }
+
+const relic_gen_ops relic_grf_mapping_ref_ops = {
+    "grf_mapping_ref", relic_grf_mapping_ref_extensions, NULL, sizeof(relic_grf_mapping_ref_view), sizeof(relic_grf_mapping_ref_file),
+    validate_any, decode_any, NULL, write_any,
+};

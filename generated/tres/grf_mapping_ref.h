@@ -13,22 +13,22 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_grf_mapping_ref_extensions[];
 
-#define RELIC_GRF_MAPPING_REF_MAPPING_REF_SIZE 4
+#define RELIC_GRF_MAPPING_REF_FILE_SIZE 4
 /** A 4-byte mapping section. Model form: plain C values. */
-typedef struct relic_grf_mapping_ref_mapping_ref {
+typedef struct relic_grf_mapping_ref_file {
     uint32_t material; /**< Section handle of the .material section */
-} relic_grf_mapping_ref_mapping_ref;
+} relic_grf_mapping_ref_file;
 
-typedef struct relic_grf_mapping_ref_mapping_ref_view { const uint8_t *p; } relic_grf_mapping_ref_mapping_ref_view; /**< a validated mapping_ref (4 bytes in the file), zero-copy */
-enum { RELIC_GRF_MAPPING_REF_MAPPING_REF_MATERIAL_POS = 0, }; /**< byte positions of the fields of mapping_ref */
-static inline uint32_t relic_grf_mapping_ref_mapping_ref_material(relic_grf_mapping_ref_mapping_ref_view v) { return relic_load_u32le(v.p + 0); }
+typedef struct relic_grf_mapping_ref_file_view { const uint8_t *p; } relic_grf_mapping_ref_file_view; /**< a validated mapping_ref (4 bytes in the file), zero-copy */
+enum { RELIC_GRF_MAPPING_REF_FILE_MATERIAL_POS = 0, }; /**< byte positions of the fields of mapping_ref */
+static inline uint32_t relic_grf_mapping_ref_file_material(relic_grf_mapping_ref_file_view v) { return relic_load_u32le(v.p + 0); }
 
 /** A validated grf_mapping_ref file: the bytes, and where each top-level member lies.
  *  Only relic_grf_mapping_ref_validate() fills one; its accessors then need no checks. */
 typedef struct relic_grf_mapping_ref_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_grf_mapping_ref_mapping_ref values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_grf_mapping_ref_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
 } relic_grf_mapping_ref_view;
 
 
@@ -41,23 +41,31 @@ relic_status relic_grf_mapping_ref_validate(const uint8_t *data, size_t size, re
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_grf_mapping_ref_decode(const relic_grf_mapping_ref_view *v, relic_arena *a, relic_grf_mapping_ref_mapping_ref *out, relic_error *err);
+relic_status relic_grf_mapping_ref_decode(const relic_grf_mapping_ref_view *v, relic_arena *a, relic_grf_mapping_ref_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_grf_mapping_ref_write(const relic_grf_mapping_ref_mapping_ref *m, relic_buf *out, relic_error *err);
+relic_status relic_grf_mapping_ref_write(const relic_grf_mapping_ref_file *m, relic_buf *out, relic_error *err);
+
+/** The entry points above, type-erased over the view and model (relic_gen.h,
+ *  relic_gen_ops): name, extensions, detection, sizes, validate, decode, write. */
+extern const struct relic_gen_ops relic_grf_mapping_ref_ops;
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_grf_mapping_ref_json_print(const relic_grf_mapping_ref_mapping_ref *m, relic_buf *out, relic_error *err);
+relic_status relic_grf_mapping_ref_json_print(const relic_grf_mapping_ref_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_grf_mapping_ref_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_grf_mapping_ref_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mapping_ref_mapping_ref *out, relic_error *err);
+relic_status relic_grf_mapping_ref_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mapping_ref_file *out, relic_error *err);
+
+/** The grf_mapping_ref model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
+ *  grf_mapping_ref file to get a mutated file, e.g. relic_mutate(&relic_grf_mapping_ref_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
+extern const struct relic_mut_format relic_grf_mapping_ref_mutator;
 
 
 #ifdef __cplusplus

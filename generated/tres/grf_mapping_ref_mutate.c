@@ -7,41 +7,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "grf_mapping_ref.h"
-#include "grf_mapping_ref_mutate.h"
-
 
 static const relic_mut_field fields_mapping_ref[] = {
-    { "material", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_mapping_ref_mapping_ref, material), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "material", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_mapping_ref_file, material), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
-    { "mapping_ref", sizeof(relic_grf_mapping_ref_mapping_ref), fields_mapping_ref, 1 },
+    { "mapping_ref", sizeof(relic_grf_mapping_ref_file), fields_mapping_ref, 1 },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_grf_mapping_ref_view v;
-    relic_status st = relic_grf_mapping_ref_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_grf_mapping_ref_mapping_ref *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_grf_mapping_ref_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_grf_mapping_ref_write((const relic_grf_mapping_ref_mapping_ref *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_grf_mapping_ref_view v;
-    return relic_grf_mapping_ref_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_grf_mapping_ref_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_grf_mapping_ref_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_grf_mapping_ref_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_grf_mapping_ref_mutator = {
     "grf_mapping_ref", structs, 1, 0, NULL, 0, mut_load, mut_write, mut_validate,

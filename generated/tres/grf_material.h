@@ -22,7 +22,7 @@ typedef struct relic_grf_material_rgb {
 } relic_grf_material_rgb;
 
 /** A material section: n materials, then lighting (Trespasser source, Lib/Groff/GroffIO.cpp). Model form: plain C values; its size in the file varies. */
-typedef struct relic_grf_material_material {
+typedef struct relic_grf_material_file {
     uint32_t material_count; /**< Number of materials n (at least 1) [derived: count(texture), filled by the writer] */
     uint32_t *texture; /**< Texture map name symbol handles (the empty name = no texture); full authoring paths [count material_count] */
     size_t texture_count; /**< number of elements in texture */
@@ -37,7 +37,7 @@ typedef struct relic_grf_material_material {
     float specular; /**< Specular */
     float opacity_value; /**< Opacity */
     float bumpiness; /**< Bumpiness */
-} relic_grf_material_material;
+} relic_grf_material_file;
 
 typedef struct relic_grf_material_rgb_view { const uint8_t *p; } relic_grf_material_rgb_view; /**< a validated rgb (12 bytes in the file), zero-copy */
 enum { RELIC_GRF_MATERIAL_RGB_R_POS = 0, RELIC_GRF_MATERIAL_RGB_G_POS = 4, RELIC_GRF_MATERIAL_RGB_B_POS = 8, }; /**< byte positions of the fields of rgb */
@@ -50,7 +50,7 @@ static inline uint32_t relic_grf_material_rgb_b(relic_grf_material_rgb_view v) {
 typedef struct relic_grf_material_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_grf_material_material values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_grf_material_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *texture; /**< start of texture in base, NULL when absent */
     size_t texture_count; /**< elements of texture */
     const uint8_t *opacity; /**< start of opacity in base, NULL when absent */
@@ -75,23 +75,31 @@ relic_status relic_grf_material_validate(const uint8_t *data, size_t size, relic
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_grf_material_decode(const relic_grf_material_view *v, relic_arena *a, relic_grf_material_material *out, relic_error *err);
+relic_status relic_grf_material_decode(const relic_grf_material_view *v, relic_arena *a, relic_grf_material_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_grf_material_write(const relic_grf_material_material *m, relic_buf *out, relic_error *err);
+relic_status relic_grf_material_write(const relic_grf_material_file *m, relic_buf *out, relic_error *err);
+
+/** The entry points above, type-erased over the view and model (relic_gen.h,
+ *  relic_gen_ops): name, extensions, detection, sizes, validate, decode, write. */
+extern const struct relic_gen_ops relic_grf_material_ops;
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_grf_material_json_print(const relic_grf_material_material *m, relic_buf *out, relic_error *err);
+relic_status relic_grf_material_json_print(const relic_grf_material_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_grf_material_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_grf_material_json_read(const char *text, size_t len, relic_arena *a, relic_grf_material_material *out, relic_error *err);
+relic_status relic_grf_material_json_read(const char *text, size_t len, relic_arena *a, relic_grf_material_file *out, relic_error *err);
+
+/** The grf_material model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
+ *  grf_material file to get a mutated file, e.g. relic_mutate(&relic_grf_material_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
+extern const struct relic_mut_format relic_grf_material_mutator;
 
 
 #ifdef __cplusplus

@@ -14,25 +14,25 @@ static const relic_jt_field rgb_fields[] = {
 static const relic_jt_struct rgb_json = { rgb_fields, 3, sizeof(relic_grf_material_rgb), _Alignof(relic_grf_material_rgb), 1, NULL, NULL };
 
 static const relic_jt_field material_fields[] = {
-    { "material_count", offsetof(relic_grf_material_material, material_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "texture", offsetof(relic_grf_material_material, texture), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_material_material, texture_count), NULL, NULL, NULL },
-    { "opacity", offsetof(relic_grf_material_material, opacity), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_material_material, opacity_count), NULL, NULL, NULL },
-    { "bump", offsetof(relic_grf_material_material, bump), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_material_material, bump_count), NULL, NULL, NULL },
-    { "colour", offsetof(relic_grf_material_material, colour), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_material_material, colour_count), &rgb_json, NULL, NULL },
-    { "ambient", offsetof(relic_grf_material_material, ambient), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "diffuse", offsetof(relic_grf_material_material, diffuse), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "specular", offsetof(relic_grf_material_material, specular), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "opacity_value", offsetof(relic_grf_material_material, opacity_value), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "bumpiness", offsetof(relic_grf_material_material, bumpiness), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "material_count", offsetof(relic_grf_material_file, material_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "texture", offsetof(relic_grf_material_file, texture), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_material_file, texture_count), NULL, NULL, NULL },
+    { "opacity", offsetof(relic_grf_material_file, opacity), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_material_file, opacity_count), NULL, NULL, NULL },
+    { "bump", offsetof(relic_grf_material_file, bump), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_material_file, bump_count), NULL, NULL, NULL },
+    { "colour", offsetof(relic_grf_material_file, colour), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_material_file, colour_count), &rgb_json, NULL, NULL },
+    { "ambient", offsetof(relic_grf_material_file, ambient), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "diffuse", offsetof(relic_grf_material_file, diffuse), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "specular", offsetof(relic_grf_material_file, specular), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "opacity_value", offsetof(relic_grf_material_file, opacity_value), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "bumpiness", offsetof(relic_grf_material_file, bumpiness), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
 };
-static const relic_jt_struct material_json = { material_fields, 10, sizeof(relic_grf_material_material), _Alignof(relic_grf_material_material), 0, "grf_material", NULL };
+static const relic_jt_struct material_json = { material_fields, 10, sizeof(relic_grf_material_file), _Alignof(relic_grf_material_file), 0, "grf_material", NULL };
 
-relic_status relic_grf_material_json_print(const relic_grf_material_material *m, relic_buf *out, relic_error *err)
+relic_status relic_grf_material_json_print(const relic_grf_material_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&material_json, m, out, err);
 }
 
-relic_status relic_grf_material_json_read(const char *text, size_t len, relic_arena *a, relic_grf_material_material *out, relic_error *err)
+relic_status relic_grf_material_json_read(const char *text, size_t len, relic_arena *a, relic_grf_material_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&material_json, text, len, a, out, err);
 }

@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "grf_material.h"
-#include "grf_material_mutate.h"
-
 
 static const relic_mut_field fields_rgb[] = {
     { "r", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_rgb, r), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
@@ -18,50 +18,30 @@ static const relic_mut_field fields_rgb[] = {
 };
 
 static const relic_mut_field fields_material[] = {
-    { "material_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_material_material, material_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "texture", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 1, 1u, offsetof(relic_grf_material_material, texture), offsetof(relic_grf_material_material, texture_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "opacity", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 1, 1u, offsetof(relic_grf_material_material, opacity), offsetof(relic_grf_material_material, opacity_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "bump", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 1, 1u, offsetof(relic_grf_material_material, bump), offsetof(relic_grf_material_material, bump_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "colour", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 1, 1u, offsetof(relic_grf_material_material, colour), offsetof(relic_grf_material_material, colour_count), sizeof(relic_grf_material_rgb), NULL, 0, 0, 0, 0, 0, 0 },
-    { "ambient", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_material, ambient), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "diffuse", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_material, diffuse), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "specular", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_material, specular), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "opacity_value", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_material, opacity_value), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "bumpiness", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_material, bumpiness), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "material_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_material_file, material_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "texture", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 1, 1u, offsetof(relic_grf_material_file, texture), offsetof(relic_grf_material_file, texture_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "opacity", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 1, 1u, offsetof(relic_grf_material_file, opacity), offsetof(relic_grf_material_file, opacity_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "bump", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 1, 1u, offsetof(relic_grf_material_file, bump), offsetof(relic_grf_material_file, bump_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "colour", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 1, 1u, offsetof(relic_grf_material_file, colour), offsetof(relic_grf_material_file, colour_count), sizeof(relic_grf_material_rgb), NULL, 0, 0, 0, 0, 0, 0 },
+    { "ambient", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_file, ambient), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "diffuse", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_file, diffuse), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "specular", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_file, specular), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "opacity_value", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_file, opacity_value), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "bumpiness", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_file, bumpiness), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
     { "rgb", sizeof(relic_grf_material_rgb), fields_rgb, 3 },
-    { "material", sizeof(relic_grf_material_material), fields_material, 10 },
+    { "material", sizeof(relic_grf_material_file), fields_material, 10 },
 };
 
 static const relic_mut_patch patches[] = {
     { "material_count", 0u, 4, 0, RELIC_MUT_PATCH_DERIVED },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_grf_material_view v;
-    relic_status st = relic_grf_material_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_grf_material_material *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_grf_material_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_grf_material_write((const relic_grf_material_material *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_grf_material_view v;
-    return relic_grf_material_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_grf_material_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_grf_material_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_grf_material_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_grf_material_mutator = {
     "grf_material", structs, 2, 1, patches, 1, mut_load, mut_write, mut_validate,

@@ -16,12 +16,12 @@ typedef struct relic_grf_material_v11_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_grf_material_v11_material *root;
+    relic_grf_material_v11_file *root;
     relic_grf_material_v11_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_material_v11_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_material(relic_grf_material_v11_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_v11_material *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_material(relic_grf_material_v11_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_v11_file *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -68,11 +68,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_material(relic_grf_materia
 
 relic_status relic_grf_material_v11_validate(const uint8_t *data, size_t size, relic_grf_material_v11_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_grf_material_v11_view){ .base = data, .size = size };
     relic_grf_material_v11_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
     relic_status st = rd_material(&c, 0, &sz, &out->values, 0);
@@ -80,7 +77,7 @@ relic_status relic_grf_material_v11_validate(const uint8_t *data, size_t size, r
     return st;
 }
 
-relic_status relic_grf_material_v11_decode(const relic_grf_material_v11_view *v, relic_arena *a, relic_grf_material_v11_material *out, relic_error *err)
+relic_status relic_grf_material_v11_decode(const relic_grf_material_v11_view *v, relic_arena *a, relic_grf_material_v11_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -94,10 +91,10 @@ relic_status relic_grf_material_v11_decode(const relic_grf_material_v11_view *v,
 typedef struct relic_grf_material_v11_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_grf_material_v11_material *root;
+    const relic_grf_material_v11_file *root;
 } relic_grf_material_v11_wctx;
 
-static uint64_t sz_material(const relic_grf_material_v11_material *m)
+static uint64_t sz_material(const relic_grf_material_v11_file *m)
 {
     uint64_t t = 0;
     t += 4u;
@@ -108,33 +105,28 @@ static uint64_t sz_material(const relic_grf_material_v11_material *m)
     return t;
 }
 
-static relic_status put_material(relic_grf_material_v11_wctx *c, const relic_grf_material_v11_material *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_material(relic_grf_material_v11_wctx *c, const relic_grf_material_v11_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
+    uint64_t n;
     uint64_t cur = pos;
     relic_store_u32le(c->base + pos, m->material_count);
     cur = pos + 4;
-    { /* texture */
-        if ((st = relic_gen_count(c->err, cur, "texture", "material_count", ((int64_t)m->material_count), m->texture_count)) != RELIC_OK) return st;
-        const uint64_t n = m->texture_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->texture, (size_t)(n * 4u)); }
-        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->texture)[k]);
-        cur += n * 4u;
-    }
-    { /* opacity */
-        if ((st = relic_gen_count(c->err, cur, "opacity", "material_count", ((int64_t)m->material_count), m->opacity_count)) != RELIC_OK) return st;
-        const uint64_t n = m->opacity_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->opacity, (size_t)(n * 4u)); }
-        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->opacity)[k]);
-        cur += n * 4u;
-    }
-    { /* bump */
-        if ((st = relic_gen_count(c->err, cur, "bump", "material_count", ((int64_t)m->material_count), m->bump_count)) != RELIC_OK) return st;
-        const uint64_t n = m->bump_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->bump, (size_t)(n * 4u)); }
-        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->bump)[k]);
-        cur += n * 4u;
-    }
+    if ((st = relic_gen_count(c->err, cur, "texture", "material_count", ((int64_t)m->material_count), m->texture_count)) != RELIC_OK) return st;
+    n = m->texture_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->texture, (size_t)(n * 4u)); }
+    else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->texture)[k]);
+    cur += n * 4u;
+    if ((st = relic_gen_count(c->err, cur, "opacity", "material_count", ((int64_t)m->material_count), m->opacity_count)) != RELIC_OK) return st;
+    n = m->opacity_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->opacity, (size_t)(n * 4u)); }
+    else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->opacity)[k]);
+    cur += n * 4u;
+    if ((st = relic_gen_count(c->err, cur, "bump", "material_count", ((int64_t)m->material_count), m->bump_count)) != RELIC_OK) return st;
+    n = m->bump_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->bump, (size_t)(n * 4u)); }
+    else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->bump)[k]);
+    cur += n * 4u;
     relic_store_f32le(c->base + cur, m->ambient);
     relic_store_f32le(c->base + cur + 4, m->diffuse);
     relic_store_f32le(c->base + cur + 8, m->specular);
@@ -144,24 +136,28 @@ static relic_status put_material(relic_grf_material_v11_wctx *c, const relic_grf
     return RELIC_OK;
 }
 
-relic_status relic_grf_material_v11_write(const relic_grf_material_v11_material *model, relic_buf *out, relic_error *err)
+relic_status relic_grf_material_v11_write(const relic_grf_material_v11_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    relic_grf_material_v11_material copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_grf_material_v11_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    RELIC_GEN_ERR_CLEARED(err);
+    relic_grf_material_v11_file copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_material_v11_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
-    uint64_t d;
     const uint64_t cur = sz_material(m);
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->texture_count, UINT64_C(4294967295), "material_count", "u32")) != RELIC_OK) return st;
-    m->material_count = (uint32_t)d;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
+    if ((st = relic_gen_set_u32(c->err, &m->material_count, (uint64_t)m->texture_count, "material_count")) != RELIC_OK) return st;
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_material(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_grf_material_v11_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_grf_material_v11_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_grf_material_v11_write(model, out, err); }
+
+const relic_gen_ops relic_grf_material_v11_ops = {
+    "grf_material_v11", relic_grf_material_v11_extensions, NULL, sizeof(relic_grf_material_v11_view), sizeof(relic_grf_material_v11_file),
+    validate_any, decode_any, NULL, write_any,
+};

@@ -14,7 +14,7 @@ extern "C" {
 extern const char *const relic_grf_material_v11_extensions[];
 
 /** A material section: n materials, then lighting (Trespasser source, Lib/Groff/GroffIO.cpp). Model form: plain C values; its size in the file varies. */
-typedef struct relic_grf_material_v11_material {
+typedef struct relic_grf_material_v11_file {
     uint32_t material_count; /**< Number of materials n (at least 1) [derived: count(texture), filled by the writer] */
     uint32_t *texture; /**< Texture map name symbol handles (the empty name = no texture); full authoring paths [count material_count] */
     size_t texture_count; /**< number of elements in texture */
@@ -27,14 +27,14 @@ typedef struct relic_grf_material_v11_material {
     float specular; /**< Specular */
     float opacity_value; /**< Opacity */
     float bumpiness; /**< Bumpiness */
-} relic_grf_material_v11_material;
+} relic_grf_material_v11_file;
 
 /** A validated grf_material_v11 file: the bytes, and where each top-level member lies.
  *  Only relic_grf_material_v11_validate() fills one; its accessors then need no checks. */
 typedef struct relic_grf_material_v11_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_grf_material_v11_material values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_grf_material_v11_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *texture; /**< start of texture in base, NULL when absent */
     size_t texture_count; /**< elements of texture */
     const uint8_t *opacity; /**< start of opacity in base, NULL when absent */
@@ -56,23 +56,31 @@ relic_status relic_grf_material_v11_validate(const uint8_t *data, size_t size, r
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_grf_material_v11_decode(const relic_grf_material_v11_view *v, relic_arena *a, relic_grf_material_v11_material *out, relic_error *err);
+relic_status relic_grf_material_v11_decode(const relic_grf_material_v11_view *v, relic_arena *a, relic_grf_material_v11_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_grf_material_v11_write(const relic_grf_material_v11_material *m, relic_buf *out, relic_error *err);
+relic_status relic_grf_material_v11_write(const relic_grf_material_v11_file *m, relic_buf *out, relic_error *err);
+
+/** The entry points above, type-erased over the view and model (relic_gen.h,
+ *  relic_gen_ops): name, extensions, detection, sizes, validate, decode, write. */
+extern const struct relic_gen_ops relic_grf_material_v11_ops;
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_grf_material_v11_json_print(const relic_grf_material_v11_material *m, relic_buf *out, relic_error *err);
+relic_status relic_grf_material_v11_json_print(const relic_grf_material_v11_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_grf_material_v11_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_grf_material_v11_json_read(const char *text, size_t len, relic_arena *a, relic_grf_material_v11_material *out, relic_error *err);
+relic_status relic_grf_material_v11_json_read(const char *text, size_t len, relic_arena *a, relic_grf_material_v11_file *out, relic_error *err);
+
+/** The grf_material_v11 model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
+ *  grf_material_v11 file to get a mutated file, e.g. relic_mutate(&relic_grf_material_v11_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
+extern const struct relic_mut_format relic_grf_material_v11_mutator;
 
 
 #ifdef __cplusplus

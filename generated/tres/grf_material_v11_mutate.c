@@ -7,53 +7,33 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "grf_material_v11.h"
-#include "grf_material_v11_mutate.h"
-
 
 static const relic_mut_field fields_material[] = {
-    { "material_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_material_v11_material, material_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "texture", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 1, 1u, offsetof(relic_grf_material_v11_material, texture), offsetof(relic_grf_material_v11_material, texture_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "opacity", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 1, 1u, offsetof(relic_grf_material_v11_material, opacity), offsetof(relic_grf_material_v11_material, opacity_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "bump", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 1, 1u, offsetof(relic_grf_material_v11_material, bump), offsetof(relic_grf_material_v11_material, bump_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "ambient", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_v11_material, ambient), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "diffuse", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_v11_material, diffuse), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "specular", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_v11_material, specular), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "opacity_value", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_v11_material, opacity_value), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "bumpiness", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_v11_material, bumpiness), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "material_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_material_v11_file, material_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "texture", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 1, 1u, offsetof(relic_grf_material_v11_file, texture), offsetof(relic_grf_material_v11_file, texture_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "opacity", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 1, 1u, offsetof(relic_grf_material_v11_file, opacity), offsetof(relic_grf_material_v11_file, opacity_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "bump", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 1, 1u, offsetof(relic_grf_material_v11_file, bump), offsetof(relic_grf_material_v11_file, bump_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "ambient", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_v11_file, ambient), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "diffuse", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_v11_file, diffuse), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "specular", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_v11_file, specular), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "opacity_value", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_v11_file, opacity_value), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "bumpiness", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_material_v11_file, bumpiness), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
-    { "material", sizeof(relic_grf_material_v11_material), fields_material, 9 },
+    { "material", sizeof(relic_grf_material_v11_file), fields_material, 9 },
 };
 
 static const relic_mut_patch patches[] = {
     { "material_count", 0u, 4, 0, RELIC_MUT_PATCH_DERIVED },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_grf_material_v11_view v;
-    relic_status st = relic_grf_material_v11_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_grf_material_v11_material *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_grf_material_v11_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_grf_material_v11_write((const relic_grf_material_v11_material *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_grf_material_v11_view v;
-    return relic_grf_material_v11_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_grf_material_v11_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_grf_material_v11_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_grf_material_v11_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_grf_material_v11_mutator = {
     "grf_material_v11", structs, 1, 0, patches, 1, mut_load, mut_write, mut_validate,

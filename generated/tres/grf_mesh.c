@@ -25,7 +25,7 @@ typedef struct relic_grf_mesh_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_grf_mesh_mesh *root;
+    relic_grf_mesh_file *root;
     relic_grf_mesh_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_mesh_rctx;
@@ -71,7 +71,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_polygon(relic_grf_mesh_rct
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_mesh *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_file *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -154,11 +154,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mesh(relic_grf_mesh_rctx *
 
 relic_status relic_grf_mesh_validate(const uint8_t *data, size_t size, relic_grf_mesh_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_grf_mesh_view){ .base = data, .size = size };
     relic_grf_mesh_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
     relic_status st = rd_mesh(&c, 0, &sz, &out->values, 0);
@@ -166,7 +163,7 @@ relic_status relic_grf_mesh_validate(const uint8_t *data, size_t size, relic_grf
     return st;
 }
 
-relic_status relic_grf_mesh_decode(const relic_grf_mesh_view *v, relic_arena *a, relic_grf_mesh_mesh *out, relic_error *err)
+relic_status relic_grf_mesh_decode(const relic_grf_mesh_view *v, relic_arena *a, relic_grf_mesh_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -180,10 +177,10 @@ relic_status relic_grf_mesh_decode(const relic_grf_mesh_view *v, relic_arena *a,
 typedef struct relic_grf_mesh_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_grf_mesh_mesh *root;
+    const relic_grf_mesh_file *root;
 } relic_grf_mesh_wctx;
 
-static uint64_t sz_mesh(const relic_grf_mesh_mesh *m)
+static uint64_t sz_mesh(const relic_grf_mesh_file *m)
 {
     uint64_t t = 0;
     t += 44u;
@@ -223,9 +220,10 @@ static inline void put_polygon(uint8_t *p, const relic_grf_mesh_polygon *m)
     relic_store_f32le(p + 36, m->area);
 }
 
-static relic_status put_mesh(relic_grf_mesh_wctx *c, const relic_grf_mesh_mesh *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_mesh(relic_grf_mesh_wctx *c, const relic_grf_mesh_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
+    uint64_t n;
     uint64_t cur = pos;
     relic_store_u32le(c->base + pos, m->material);
     relic_store_u32le(c->base + pos + 4, m->needs_default_colour);
@@ -237,70 +235,60 @@ static relic_status put_mesh(relic_grf_mesh_wctx *c, const relic_grf_mesh_mesh *
     relic_store_u32le(c->base + pos + 36, m->wrap_point_count);
     relic_store_u32le(c->base + pos + 40, m->polygon_count);
     cur = pos + 44;
-    { /* points */
-        if ((st = relic_gen_count(c->err, cur, "points", "point_count", ((int64_t)m->point_count), m->points_count)) != RELIC_OK) return st;
-        const uint64_t n = m->points_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->points, (size_t)(n * 12u)); }
-        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->points[k]);
-        cur += n * 12u;
-    }
-    { /* vertices */
-        if ((st = relic_gen_count(c->err, cur, "vertices", "vertex_count", ((int64_t)m->vertex_count), m->vertices_count)) != RELIC_OK) return st;
-        const uint64_t n = m->vertices_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertices, (size_t)(n * 32u)); }
-        else for (uint64_t k = 0; k < n; k++) put_vertex(c->base + cur + k * 32, &m->vertices[k]);
-        cur += n * 32u;
-    }
-    { /* vertex_pointers */
-        if ((st = relic_gen_count(c->err, cur, "vertex_pointers", "vertex_pointer_count", ((int64_t)m->vertex_pointer_count), m->vertex_pointers_count)) != RELIC_OK) return st;
-        const uint64_t n = m->vertex_pointers_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertex_pointers, (size_t)(n * 4u)); }
-        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->vertex_pointers)[k]);
-        cur += n * 4u;
-    }
-    { /* polygons */
-        if ((st = relic_gen_count(c->err, cur, "polygons", "polygon_count", ((int64_t)m->polygon_count), m->polygons_count)) != RELIC_OK) return st;
-        const uint64_t n = m->polygons_count;
-        for (uint64_t k = 0; k < n; k++) put_polygon(c->base + cur + k * 40, &m->polygons[k]);
-        cur += n * 40u;
-    }
-    { /* wrap_points */
-        if ((st = relic_gen_count(c->err, cur, "wrap_points", "wrap_point_count", ((int64_t)m->wrap_point_count), m->wrap_points_count)) != RELIC_OK) return st;
-        const uint64_t n = m->wrap_points_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->wrap_points, (size_t)(n * 12u)); }
-        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->wrap_points[k]);
-        cur += n * 12u;
-    }
+    if ((st = relic_gen_count(c->err, cur, "points", "point_count", ((int64_t)m->point_count), m->points_count)) != RELIC_OK) return st;
+    n = m->points_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->points, (size_t)(n * 12u)); }
+    else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->points[k]);
+    cur += n * 12u;
+    if ((st = relic_gen_count(c->err, cur, "vertices", "vertex_count", ((int64_t)m->vertex_count), m->vertices_count)) != RELIC_OK) return st;
+    n = m->vertices_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertices, (size_t)(n * 32u)); }
+    else for (uint64_t k = 0; k < n; k++) put_vertex(c->base + cur + k * 32, &m->vertices[k]);
+    cur += n * 32u;
+    if ((st = relic_gen_count(c->err, cur, "vertex_pointers", "vertex_pointer_count", ((int64_t)m->vertex_pointer_count), m->vertex_pointers_count)) != RELIC_OK) return st;
+    n = m->vertex_pointers_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertex_pointers, (size_t)(n * 4u)); }
+    else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->vertex_pointers)[k]);
+    cur += n * 4u;
+    if ((st = relic_gen_count(c->err, cur, "polygons", "polygon_count", ((int64_t)m->polygon_count), m->polygons_count)) != RELIC_OK) return st;
+    n = m->polygons_count;
+    for (uint64_t k = 0; k < n; k++) put_polygon(c->base + cur + k * 40, &m->polygons[k]);
+    cur += n * 40u;
+    if ((st = relic_gen_count(c->err, cur, "wrap_points", "wrap_point_count", ((int64_t)m->wrap_point_count), m->wrap_points_count)) != RELIC_OK) return st;
+    n = m->wrap_points_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->wrap_points, (size_t)(n * 12u)); }
+    else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->wrap_points[k]);
+    cur += n * 12u;
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-relic_status relic_grf_mesh_write(const relic_grf_mesh_mesh *model, relic_buf *out, relic_error *err)
+relic_status relic_grf_mesh_write(const relic_grf_mesh_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    relic_grf_mesh_mesh copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_grf_mesh_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    RELIC_GEN_ERR_CLEARED(err);
+    relic_grf_mesh_file copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_mesh_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
-    uint64_t d;
     const uint64_t cur = sz_mesh(m);
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->points_count, UINT64_C(4294967295), "point_count", "u32")) != RELIC_OK) return st;
-    m->point_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertices_count, UINT64_C(4294967295), "vertex_count", "u32")) != RELIC_OK) return st;
-    m->vertex_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertex_pointers_count, UINT64_C(4294967295), "vertex_pointer_count", "u32")) != RELIC_OK) return st;
-    m->vertex_pointer_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->wrap_points_count, UINT64_C(4294967295), "wrap_point_count", "u32")) != RELIC_OK) return st;
-    m->wrap_point_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->polygons_count, UINT64_C(4294967295), "polygon_count", "u32")) != RELIC_OK) return st;
-    m->polygon_count = (uint32_t)d;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
+    if ((st = relic_gen_set_u32(c->err, &m->point_count, (uint64_t)m->points_count, "point_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->vertex_count, (uint64_t)m->vertices_count, "vertex_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->vertex_pointer_count, (uint64_t)m->vertex_pointers_count, "vertex_pointer_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->wrap_point_count, (uint64_t)m->wrap_points_count, "wrap_point_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->polygon_count, (uint64_t)m->polygons_count, "polygon_count")) != RELIC_OK) return st;
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_mesh(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_grf_mesh_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_grf_mesh_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_grf_mesh_write(model, out, err); }
+
+const relic_gen_ops relic_grf_mesh_ops = {
+    "grf_mesh", relic_grf_mesh_extensions, NULL, sizeof(relic_grf_mesh_view), sizeof(relic_grf_mesh_file),
+    validate_any, decode_any, NULL, write_any,
+};

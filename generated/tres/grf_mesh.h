@@ -57,7 +57,7 @@ typedef struct relic_grf_mesh_polygon {
 } relic_grf_mesh_polygon;
 
 /** An optimised geometry section: header (44 bytes), then points, vertices, vertex pointers, polygons, wrap points. Model form: plain C values; its size in the file varies. */
-typedef struct relic_grf_mesh_mesh {
+typedef struct relic_grf_mesh_file {
     uint32_t material; /**< Section handle of the .material section (0 = none) */
     uint32_t needs_default_colour; /**< 1 when the object has no material and uses default_colour, else 0 */
     uint32_t default_colour; /**< Default colour: bytes B, G, R, x */
@@ -77,7 +77,7 @@ typedef struct relic_grf_mesh_mesh {
     size_t polygons_count; /**< number of elements in polygons */
     relic_grf_mesh_vec3f *wrap_points; /**< Wrap points: the convex hull (physics bounding volume) [count wrap_point_count] */
     size_t wrap_points_count; /**< number of elements in wrap_points */
-} relic_grf_mesh_mesh;
+} relic_grf_mesh_file;
 
 typedef struct relic_grf_mesh_vec3f_view { const uint8_t *p; } relic_grf_mesh_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 enum { RELIC_GRF_MESH_VEC3F_X_POS = 0, RELIC_GRF_MESH_VEC3F_Y_POS = 4, RELIC_GRF_MESH_VEC3F_Z_POS = 8, }; /**< byte positions of the fields of vec3f */
@@ -114,7 +114,7 @@ static inline float relic_grf_mesh_polygon_area(relic_grf_mesh_polygon_view v) {
 typedef struct relic_grf_mesh_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_grf_mesh_mesh values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_grf_mesh_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *pivot; /**< start of pivot in base, NULL when absent */
     const uint8_t *points; /**< start of points in base, NULL when absent */
     size_t points_count; /**< elements of points */
@@ -144,23 +144,31 @@ relic_status relic_grf_mesh_validate(const uint8_t *data, size_t size, relic_grf
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_grf_mesh_decode(const relic_grf_mesh_view *v, relic_arena *a, relic_grf_mesh_mesh *out, relic_error *err);
+relic_status relic_grf_mesh_decode(const relic_grf_mesh_view *v, relic_arena *a, relic_grf_mesh_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_grf_mesh_write(const relic_grf_mesh_mesh *m, relic_buf *out, relic_error *err);
+relic_status relic_grf_mesh_write(const relic_grf_mesh_file *m, relic_buf *out, relic_error *err);
+
+/** The entry points above, type-erased over the view and model (relic_gen.h,
+ *  relic_gen_ops): name, extensions, detection, sizes, validate, decode, write. */
+extern const struct relic_gen_ops relic_grf_mesh_ops;
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_grf_mesh_json_print(const relic_grf_mesh_mesh *m, relic_buf *out, relic_error *err);
+relic_status relic_grf_mesh_json_print(const relic_grf_mesh_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_grf_mesh_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_grf_mesh_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mesh_mesh *out, relic_error *err);
+relic_status relic_grf_mesh_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mesh_file *out, relic_error *err);
+
+/** The grf_mesh model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
+ *  grf_mesh file to get a mutated file, e.g. relic_mutate(&relic_grf_mesh_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
+extern const struct relic_mut_format relic_grf_mesh_mutator;
 
 
 #ifdef __cplusplus

@@ -35,29 +35,29 @@ static const relic_jt_field polygon_fields[] = {
 static const relic_jt_struct polygon_json = { polygon_fields, 8, sizeof(relic_grf_mesh_polygon), _Alignof(relic_grf_mesh_polygon), 0, NULL, NULL };
 
 static const relic_jt_field mesh_fields[] = {
-    { "material", offsetof(relic_grf_mesh_mesh, material), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "needs_default_colour", offsetof(relic_grf_mesh_mesh, needs_default_colour), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "default_colour", offsetof(relic_grf_mesh_mesh, default_colour), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "pivot", offsetof(relic_grf_mesh_mesh, pivot), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
-    { "point_count", offsetof(relic_grf_mesh_mesh, point_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "vertex_count", offsetof(relic_grf_mesh_mesh, vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "vertex_pointer_count", offsetof(relic_grf_mesh_mesh, vertex_pointer_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "wrap_point_count", offsetof(relic_grf_mesh_mesh, wrap_point_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "polygon_count", offsetof(relic_grf_mesh_mesh, polygon_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "points", offsetof(relic_grf_mesh_mesh, points), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_mesh, points_count), &vec3f_json, NULL, NULL },
-    { "vertices", offsetof(relic_grf_mesh_mesh, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_mesh, vertices_count), &vertex_json, NULL, NULL },
-    { "vertex_pointers", offsetof(relic_grf_mesh_mesh, vertex_pointers), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_mesh, vertex_pointers_count), NULL, NULL, NULL },
-    { "polygons", offsetof(relic_grf_mesh_mesh, polygons), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_mesh, polygons_count), &polygon_json, NULL, NULL },
-    { "wrap_points", offsetof(relic_grf_mesh_mesh, wrap_points), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_mesh, wrap_points_count), &vec3f_json, NULL, NULL },
+    { "material", offsetof(relic_grf_mesh_file, material), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "needs_default_colour", offsetof(relic_grf_mesh_file, needs_default_colour), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "default_colour", offsetof(relic_grf_mesh_file, default_colour), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "pivot", offsetof(relic_grf_mesh_file, pivot), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
+    { "point_count", offsetof(relic_grf_mesh_file, point_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "vertex_count", offsetof(relic_grf_mesh_file, vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "vertex_pointer_count", offsetof(relic_grf_mesh_file, vertex_pointer_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "wrap_point_count", offsetof(relic_grf_mesh_file, wrap_point_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "polygon_count", offsetof(relic_grf_mesh_file, polygon_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "points", offsetof(relic_grf_mesh_file, points), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_file, points_count), &vec3f_json, NULL, NULL },
+    { "vertices", offsetof(relic_grf_mesh_file, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_file, vertices_count), &vertex_json, NULL, NULL },
+    { "vertex_pointers", offsetof(relic_grf_mesh_file, vertex_pointers), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_file, vertex_pointers_count), NULL, NULL, NULL },
+    { "polygons", offsetof(relic_grf_mesh_file, polygons), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_file, polygons_count), &polygon_json, NULL, NULL },
+    { "wrap_points", offsetof(relic_grf_mesh_file, wrap_points), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_file, wrap_points_count), &vec3f_json, NULL, NULL },
 };
-static const relic_jt_struct mesh_json = { mesh_fields, 14, sizeof(relic_grf_mesh_mesh), _Alignof(relic_grf_mesh_mesh), 0, "grf_mesh", NULL };
+static const relic_jt_struct mesh_json = { mesh_fields, 14, sizeof(relic_grf_mesh_file), _Alignof(relic_grf_mesh_file), 0, "grf_mesh", NULL };
 
-relic_status relic_grf_mesh_json_print(const relic_grf_mesh_mesh *m, relic_buf *out, relic_error *err)
+relic_status relic_grf_mesh_json_print(const relic_grf_mesh_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&mesh_json, m, out, err);
 }
 
-relic_status relic_grf_mesh_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mesh_mesh *out, relic_error *err)
+relic_status relic_grf_mesh_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mesh_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&mesh_json, text, len, a, out, err);
 }

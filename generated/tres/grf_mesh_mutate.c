@@ -7,8 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "grf_mesh.h"
-#include "grf_mesh_mutate.h"
 
 static const int64_t values_polygon_flags[] = { INT64_C(1), INT64_C(2), INT64_C(4), INT64_C(8) };
 
@@ -38,27 +39,27 @@ static const relic_mut_field fields_polygon[] = {
 };
 
 static const relic_mut_field fields_mesh[] = {
-    { "material", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_mesh_mesh, material), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "needs_default_colour", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_mesh_mesh, needs_default_colour), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "default_colour", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_mesh_mesh, default_colour), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "pivot", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_grf_mesh_mesh, pivot), 0, sizeof(relic_grf_mesh_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
-    { "point_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_mesh_mesh, point_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "vertex_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_mesh_mesh, vertex_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "vertex_pointer_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_mesh_mesh, vertex_pointer_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "wrap_point_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_mesh_mesh, wrap_point_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "polygon_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_mesh_mesh, polygon_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "points", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 9, 1u, offsetof(relic_grf_mesh_mesh, points), offsetof(relic_grf_mesh_mesh, points_count), sizeof(relic_grf_mesh_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
-    { "vertices", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 10, 1u, offsetof(relic_grf_mesh_mesh, vertices), offsetof(relic_grf_mesh_mesh, vertices_count), sizeof(relic_grf_mesh_vertex), NULL, 0, 0, 0, 0, 0, 0 },
-    { "vertex_pointers", RELIC_MUT_INT, 0 | RELIC_MUTF_CHECK | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 11, 1u, offsetof(relic_grf_mesh_mesh, vertex_pointers), offsetof(relic_grf_mesh_mesh, vertex_pointers_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "polygons", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 12, 1u, offsetof(relic_grf_mesh_mesh, polygons), offsetof(relic_grf_mesh_mesh, polygons_count), sizeof(relic_grf_mesh_polygon), NULL, 0, 0, 0, 0, 0, 0 },
-    { "wrap_points", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 13, 1u, offsetof(relic_grf_mesh_mesh, wrap_points), offsetof(relic_grf_mesh_mesh, wrap_points_count), sizeof(relic_grf_mesh_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
+    { "material", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_mesh_file, material), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "needs_default_colour", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_mesh_file, needs_default_colour), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "default_colour", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_mesh_file, default_colour), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "pivot", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_grf_mesh_file, pivot), 0, sizeof(relic_grf_mesh_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
+    { "point_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_mesh_file, point_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "vertex_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_mesh_file, vertex_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "vertex_pointer_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_mesh_file, vertex_pointer_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "wrap_point_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_mesh_file, wrap_point_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "polygon_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_mesh_file, polygon_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "points", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 9, 1u, offsetof(relic_grf_mesh_file, points), offsetof(relic_grf_mesh_file, points_count), sizeof(relic_grf_mesh_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
+    { "vertices", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 10, 1u, offsetof(relic_grf_mesh_file, vertices), offsetof(relic_grf_mesh_file, vertices_count), sizeof(relic_grf_mesh_vertex), NULL, 0, 0, 0, 0, 0, 0 },
+    { "vertex_pointers", RELIC_MUT_INT, 0 | RELIC_MUTF_CHECK | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 11, 1u, offsetof(relic_grf_mesh_file, vertex_pointers), offsetof(relic_grf_mesh_file, vertex_pointers_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "polygons", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 12, 1u, offsetof(relic_grf_mesh_file, polygons), offsetof(relic_grf_mesh_file, polygons_count), sizeof(relic_grf_mesh_polygon), NULL, 0, 0, 0, 0, 0, 0 },
+    { "wrap_points", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 13, 1u, offsetof(relic_grf_mesh_file, wrap_points), offsetof(relic_grf_mesh_file, wrap_points_count), sizeof(relic_grf_mesh_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
     { "vec3f", sizeof(relic_grf_mesh_vec3f), fields_vec3f, 3 },
     { "vertex", sizeof(relic_grf_mesh_vertex), fields_vertex, 5 },
     { "polygon", sizeof(relic_grf_mesh_polygon), fields_polygon, 8 },
-    { "mesh", sizeof(relic_grf_mesh_mesh), fields_mesh, 14 },
+    { "mesh", sizeof(relic_grf_mesh_file), fields_mesh, 14 },
 };
 
 static const relic_mut_patch patches[] = {
@@ -69,29 +70,9 @@ static const relic_mut_patch patches[] = {
     { "polygon_count", 40u, 4, 0, RELIC_MUT_PATCH_DERIVED },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_grf_mesh_view v;
-    relic_status st = relic_grf_mesh_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_grf_mesh_mesh *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_grf_mesh_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_grf_mesh_write((const relic_grf_mesh_mesh *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_grf_mesh_view v;
-    return relic_grf_mesh_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_grf_mesh_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_grf_mesh_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_grf_mesh_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_grf_mesh_mutator = {
     "grf_mesh", structs, 4, 3, patches, 5, mut_load, mut_write, mut_validate,

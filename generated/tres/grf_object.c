@@ -9,7 +9,7 @@
 
 const char *const relic_grf_object_extensions[] = { NULL };
 
-_Static_assert(sizeof(relic_grf_object_object) == 28 && offsetof(relic_grf_object_object, geometry) == 4 && offsetof(relic_grf_object_object, mapping) == 8 && offsetof(relic_grf_object_object, physics) == 12 && offsetof(relic_grf_object_object, ai) == 16 && offsetof(relic_grf_object_object, sound) == 20 && offsetof(relic_grf_object_object, special) == 24, "object: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_grf_object_file) == 28 && offsetof(relic_grf_object_file, geometry) == 4 && offsetof(relic_grf_object_file, mapping) == 8 && offsetof(relic_grf_object_file, physics) == 12 && offsetof(relic_grf_object_file, ai) == 16 && offsetof(relic_grf_object_file, sound) == 20 && offsetof(relic_grf_object_file, special) == 24, "object: C layout is file layout (arrays are copied with memcpy)");
 
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
@@ -17,12 +17,12 @@ typedef struct relic_grf_object_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_grf_object_object *root;
+    relic_grf_object_file *root;
     relic_grf_object_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_object_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_object(relic_grf_object_rctx *c, uint64_t pos, relic_grf_object_object *m, RELIC_GEN_UNUSED const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_object(relic_grf_object_rctx *c, uint64_t pos, relic_grf_object_file *m, RELIC_GEN_UNUSED const int dec)
 {
     if (!relic_gen_room(c->size, pos, 28u)) return relic_gen_short(c->err, pos, c->size, "name", "name..special", 28u);
     m->name = relic_load_u32le(c->base + pos);
@@ -37,18 +37,15 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_object(relic_grf_object_rc
 
 relic_status relic_grf_object_validate(const uint8_t *data, size_t size, relic_grf_object_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_grf_object_view){ .base = data, .size = size };
     relic_grf_object_rctx c = { data, size, err, &out->values, out, NULL };
     relic_status st = rd_object(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_grf_object_decode(const relic_grf_object_view *v, relic_arena *a, relic_grf_object_object *out, relic_error *err)
+relic_status relic_grf_object_decode(const relic_grf_object_view *v, relic_arena *a, relic_grf_object_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -61,10 +58,10 @@ relic_status relic_grf_object_decode(const relic_grf_object_view *v, relic_arena
 typedef struct relic_grf_object_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_grf_object_object *root;
+    const relic_grf_object_file *root;
 } relic_grf_object_wctx;
 
-static relic_status put_object(relic_grf_object_wctx *c, const relic_grf_object_object *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_object(relic_grf_object_wctx *c, const relic_grf_object_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_store_u32le(c->base + pos, m->name);
     relic_store_u32le(c->base + pos + 4, m->geometry);
@@ -77,21 +74,27 @@ static relic_status put_object(relic_grf_object_wctx *c, const relic_grf_object_
     return RELIC_OK;
 }
 
-relic_status relic_grf_object_write(const relic_grf_object_object *model, relic_buf *out, relic_error *err)
+relic_status relic_grf_object_write(const relic_grf_object_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    relic_grf_object_object copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_grf_object_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    RELIC_GEN_ERR_CLEARED(err);
+    relic_grf_object_file copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_object_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
     const uint64_t cur = 28u;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_object(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_grf_object_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_grf_object_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_grf_object_write(model, out, err); }
+
+const relic_gen_ops relic_grf_object_ops = {
+    "grf_object", relic_grf_object_extensions, NULL, sizeof(relic_grf_object_view), sizeof(relic_grf_object_file),
+    validate_any, decode_any, NULL, write_any,
+};

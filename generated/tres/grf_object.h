@@ -13,9 +13,9 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_grf_object_extensions[];
 
-#define RELIC_GRF_OBJECT_OBJECT_SIZE 28
+#define RELIC_GRF_OBJECT_FILE_SIZE 28
 /** An object section: seven handles, 0 = none (Trespasser source, Lib/Groff/GroffIO.cpp). Model form: plain C values. */
-typedef struct relic_grf_object_object {
+typedef struct relic_grf_object_file {
     uint32_t name; /**< Symbol handle of the model name */
     uint32_t geometry; /**< Section handle of the geometry section */
     uint32_t mapping; /**< Section handle of the mapping section (0 = none) */
@@ -23,27 +23,27 @@ typedef struct relic_grf_object_object {
     uint32_t ai; /**< Section handle of AI data (0 in known files) */
     uint32_t sound; /**< Section handle of sound data (0 in known files) */
     uint32_t special; /**< Section handle of special data (0 in known files) */
-} relic_grf_object_object;
+} relic_grf_object_file;
 
-typedef struct relic_grf_object_object_view { const uint8_t *p; } relic_grf_object_object_view; /**< a validated object (28 bytes in the file), zero-copy */
-enum { RELIC_GRF_OBJECT_OBJECT_NAME_POS = 0, RELIC_GRF_OBJECT_OBJECT_GEOMETRY_POS = 4,
-       RELIC_GRF_OBJECT_OBJECT_MAPPING_POS = 8, RELIC_GRF_OBJECT_OBJECT_PHYSICS_POS = 12,
-       RELIC_GRF_OBJECT_OBJECT_AI_POS = 16, RELIC_GRF_OBJECT_OBJECT_SOUND_POS = 20,
-       RELIC_GRF_OBJECT_OBJECT_SPECIAL_POS = 24, }; /**< byte positions of the fields of object */
-static inline uint32_t relic_grf_object_object_name(relic_grf_object_object_view v) { return relic_load_u32le(v.p + 0); }
-static inline uint32_t relic_grf_object_object_geometry(relic_grf_object_object_view v) { return relic_load_u32le(v.p + 4); }
-static inline uint32_t relic_grf_object_object_mapping(relic_grf_object_object_view v) { return relic_load_u32le(v.p + 8); }
-static inline uint32_t relic_grf_object_object_physics(relic_grf_object_object_view v) { return relic_load_u32le(v.p + 12); }
-static inline uint32_t relic_grf_object_object_ai(relic_grf_object_object_view v) { return relic_load_u32le(v.p + 16); }
-static inline uint32_t relic_grf_object_object_sound(relic_grf_object_object_view v) { return relic_load_u32le(v.p + 20); }
-static inline uint32_t relic_grf_object_object_special(relic_grf_object_object_view v) { return relic_load_u32le(v.p + 24); }
+typedef struct relic_grf_object_file_view { const uint8_t *p; } relic_grf_object_file_view; /**< a validated object (28 bytes in the file), zero-copy */
+enum { RELIC_GRF_OBJECT_FILE_NAME_POS = 0, RELIC_GRF_OBJECT_FILE_GEOMETRY_POS = 4,
+       RELIC_GRF_OBJECT_FILE_MAPPING_POS = 8, RELIC_GRF_OBJECT_FILE_PHYSICS_POS = 12,
+       RELIC_GRF_OBJECT_FILE_AI_POS = 16, RELIC_GRF_OBJECT_FILE_SOUND_POS = 20,
+       RELIC_GRF_OBJECT_FILE_SPECIAL_POS = 24, }; /**< byte positions of the fields of object */
+static inline uint32_t relic_grf_object_file_name(relic_grf_object_file_view v) { return relic_load_u32le(v.p + 0); }
+static inline uint32_t relic_grf_object_file_geometry(relic_grf_object_file_view v) { return relic_load_u32le(v.p + 4); }
+static inline uint32_t relic_grf_object_file_mapping(relic_grf_object_file_view v) { return relic_load_u32le(v.p + 8); }
+static inline uint32_t relic_grf_object_file_physics(relic_grf_object_file_view v) { return relic_load_u32le(v.p + 12); }
+static inline uint32_t relic_grf_object_file_ai(relic_grf_object_file_view v) { return relic_load_u32le(v.p + 16); }
+static inline uint32_t relic_grf_object_file_sound(relic_grf_object_file_view v) { return relic_load_u32le(v.p + 20); }
+static inline uint32_t relic_grf_object_file_special(relic_grf_object_file_view v) { return relic_load_u32le(v.p + 24); }
 
 /** A validated grf_object file: the bytes, and where each top-level member lies.
  *  Only relic_grf_object_validate() fills one; its accessors then need no checks. */
 typedef struct relic_grf_object_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_grf_object_object values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_grf_object_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
 } relic_grf_object_view;
 
 
@@ -56,23 +56,31 @@ relic_status relic_grf_object_validate(const uint8_t *data, size_t size, relic_g
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_grf_object_decode(const relic_grf_object_view *v, relic_arena *a, relic_grf_object_object *out, relic_error *err);
+relic_status relic_grf_object_decode(const relic_grf_object_view *v, relic_arena *a, relic_grf_object_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_grf_object_write(const relic_grf_object_object *m, relic_buf *out, relic_error *err);
+relic_status relic_grf_object_write(const relic_grf_object_file *m, relic_buf *out, relic_error *err);
+
+/** The entry points above, type-erased over the view and model (relic_gen.h,
+ *  relic_gen_ops): name, extensions, detection, sizes, validate, decode, write. */
+extern const struct relic_gen_ops relic_grf_object_ops;
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_grf_object_json_print(const relic_grf_object_object *m, relic_buf *out, relic_error *err);
+relic_status relic_grf_object_json_print(const relic_grf_object_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_grf_object_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_grf_object_json_read(const char *text, size_t len, relic_arena *a, relic_grf_object_object *out, relic_error *err);
+relic_status relic_grf_object_json_read(const char *text, size_t len, relic_arena *a, relic_grf_object_file *out, relic_error *err);
+
+/** The grf_object model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
+ *  grf_object file to get a mutated file, e.g. relic_mutate(&relic_grf_object_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
+extern const struct relic_mut_format relic_grf_object_mutator;
 
 
 #ifdef __cplusplus

@@ -7,47 +7,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "grf_object.h"
-#include "grf_object_mutate.h"
-
 
 static const relic_mut_field fields_object[] = {
-    { "name", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_object_object, name), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "geometry", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_object_object, geometry), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "mapping", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_object_object, mapping), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "physics", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_object_object, physics), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "ai", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_object_object, ai), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "sound", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_object_object, sound), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "special", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_object_object, special), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "name", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_object_file, name), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "geometry", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_object_file, geometry), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "mapping", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_object_file, mapping), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "physics", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_object_file, physics), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "ai", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_object_file, ai), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "sound", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_object_file, sound), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "special", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_grf_object_file, special), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
-    { "object", sizeof(relic_grf_object_object), fields_object, 7 },
+    { "object", sizeof(relic_grf_object_file), fields_object, 7 },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_grf_object_view v;
-    relic_status st = relic_grf_object_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_grf_object_object *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_grf_object_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_grf_object_write((const relic_grf_object_object *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_grf_object_view v;
-    return relic_grf_object_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_grf_object_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_grf_object_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_grf_object_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_grf_object_mutator = {
     "grf_object", structs, 1, 0, NULL, 0, mut_load, mut_write, mut_validate,

@@ -19,7 +19,7 @@ typedef struct relic_grf_region_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_grf_region_region *root;
+    relic_grf_region_file *root;
     relic_grf_region_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_region_rctx;
@@ -54,7 +54,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_instance(relic_grf_region_
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_region(relic_grf_region_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_region *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_region(relic_grf_region_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_file *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -79,11 +79,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_region(relic_grf_region_rc
 
 relic_status relic_grf_region_validate(const uint8_t *data, size_t size, relic_grf_region_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_grf_region_view){ .base = data, .size = size };
     relic_grf_region_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
     relic_status st = rd_region(&c, 0, &sz, &out->values, 0);
@@ -91,7 +88,7 @@ relic_status relic_grf_region_validate(const uint8_t *data, size_t size, relic_g
     return st;
 }
 
-relic_status relic_grf_region_decode(const relic_grf_region_view *v, relic_arena *a, relic_grf_region_region *out, relic_error *err)
+relic_status relic_grf_region_decode(const relic_grf_region_view *v, relic_arena *a, relic_grf_region_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -105,10 +102,10 @@ relic_status relic_grf_region_decode(const relic_grf_region_view *v, relic_arena
 typedef struct relic_grf_region_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_grf_region_region *root;
+    const relic_grf_region_file *root;
 } relic_grf_region_wctx;
 
-static uint64_t sz_region(const relic_grf_region_region *m)
+static uint64_t sz_region(const relic_grf_region_file *m)
 {
     uint64_t t = 0;
     t += 4u;
@@ -140,42 +137,45 @@ static inline void put_instance(uint8_t *p, const relic_grf_region_instance *m)
     put_handle(p + 36, &m->values);
 }
 
-static relic_status put_region(relic_grf_region_wctx *c, const relic_grf_region_region *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_region(relic_grf_region_wctx *c, const relic_grf_region_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
+    uint64_t n;
     uint64_t cur = pos;
     relic_store_u32le(c->base + pos, m->instance_count);
     cur = pos + 4;
-    { /* instances */
-        if ((st = relic_gen_count(c->err, cur, "instances", "instance_count", ((int64_t)m->instance_count), m->instances_count)) != RELIC_OK) return st;
-        const uint64_t n = m->instances_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->instances, (size_t)(n * 44u)); }
-        else for (uint64_t k = 0; k < n; k++) put_instance(c->base + cur + k * 44, &m->instances[k]);
-        cur += n * 44u;
-    }
+    if ((st = relic_gen_count(c->err, cur, "instances", "instance_count", ((int64_t)m->instance_count), m->instances_count)) != RELIC_OK) return st;
+    n = m->instances_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->instances, (size_t)(n * 44u)); }
+    else for (uint64_t k = 0; k < n; k++) put_instance(c->base + cur + k * 44, &m->instances[k]);
+    cur += n * 44u;
     relic_store_u32le(c->base + cur, m->value_table);
     *size_out = cur + 4 - pos;
     return RELIC_OK;
 }
 
-relic_status relic_grf_region_write(const relic_grf_region_region *model, relic_buf *out, relic_error *err)
+relic_status relic_grf_region_write(const relic_grf_region_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    relic_grf_region_region copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_grf_region_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    RELIC_GEN_ERR_CLEARED(err);
+    relic_grf_region_file copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_region_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
-    uint64_t d;
     const uint64_t cur = sz_region(m);
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->instances_count, UINT64_C(4294967295), "instance_count", "u32")) != RELIC_OK) return st;
-    m->instance_count = (uint32_t)d;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
+    if ((st = relic_gen_set_u32(c->err, &m->instance_count, (uint64_t)m->instances_count, "instance_count")) != RELIC_OK) return st;
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_region(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_grf_region_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_grf_region_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_grf_region_write(model, out, err); }
+
+const relic_gen_ops relic_grf_region_ops = {
+    "grf_region", relic_grf_region_extensions, NULL, sizeof(relic_grf_region_view), sizeof(relic_grf_region_file),
+    validate_any, decode_any, NULL, write_any,
+};

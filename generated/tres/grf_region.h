@@ -40,12 +40,12 @@ typedef struct relic_grf_region_instance {
 } relic_grf_region_instance;
 
 /** The .region section: record count, the records, the value-table section handle. Model form: plain C values; its size in the file varies. */
-typedef struct relic_grf_region_region {
+typedef struct relic_grf_region_file {
     uint32_t instance_count; /**< Number of instances [derived: count(instances), filled by the writer] */
     relic_grf_region_instance *instances; /**< The instances [count instance_count] */
     size_t instances_count; /**< number of elements in instances */
     uint32_t value_table; /**< Section handle of the value table (0 = none) */
-} relic_grf_region_region;
+} relic_grf_region_file;
 
 typedef struct relic_grf_region_vec3f_view { const uint8_t *p; } relic_grf_region_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 enum { RELIC_GRF_REGION_VEC3F_X_POS = 0, RELIC_GRF_REGION_VEC3F_Y_POS = 4, RELIC_GRF_REGION_VEC3F_Z_POS = 8, }; /**< byte positions of the fields of vec3f */
@@ -74,7 +74,7 @@ static inline relic_grf_region_handle_view relic_grf_region_instance_values(reli
 typedef struct relic_grf_region_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_grf_region_region values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_grf_region_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *instances; /**< start of instances in base, NULL when absent */
     size_t instances_count; /**< elements of instances */
 } relic_grf_region_view;
@@ -90,23 +90,31 @@ relic_status relic_grf_region_validate(const uint8_t *data, size_t size, relic_g
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_grf_region_decode(const relic_grf_region_view *v, relic_arena *a, relic_grf_region_region *out, relic_error *err);
+relic_status relic_grf_region_decode(const relic_grf_region_view *v, relic_arena *a, relic_grf_region_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_grf_region_write(const relic_grf_region_region *m, relic_buf *out, relic_error *err);
+relic_status relic_grf_region_write(const relic_grf_region_file *m, relic_buf *out, relic_error *err);
+
+/** The entry points above, type-erased over the view and model (relic_gen.h,
+ *  relic_gen_ops): name, extensions, detection, sizes, validate, decode, write. */
+extern const struct relic_gen_ops relic_grf_region_ops;
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_grf_region_json_print(const relic_grf_region_region *m, relic_buf *out, relic_error *err);
+relic_status relic_grf_region_json_print(const relic_grf_region_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_grf_region_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_grf_region_json_read(const char *text, size_t len, relic_arena *a, relic_grf_region_region *out, relic_error *err);
+relic_status relic_grf_region_json_read(const char *text, size_t len, relic_arena *a, relic_grf_region_file *out, relic_error *err);
+
+/** The grf_region model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
+ *  grf_region file to get a mutated file, e.g. relic_mutate(&relic_grf_region_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
+extern const struct relic_mut_format relic_grf_region_mutator;
 
 
 #ifdef __cplusplus

@@ -30,18 +30,18 @@ static const relic_jt_field instance_fields[] = {
 static const relic_jt_struct instance_json = { instance_fields, 6, sizeof(relic_grf_region_instance), _Alignof(relic_grf_region_instance), 0, NULL, NULL };
 
 static const relic_jt_field region_fields[] = {
-    { "instance_count", offsetof(relic_grf_region_region, instance_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "instances", offsetof(relic_grf_region_region, instances), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_region_region, instances_count), &instance_json, NULL, NULL },
-    { "value_table", offsetof(relic_grf_region_region, value_table), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "instance_count", offsetof(relic_grf_region_file, instance_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "instances", offsetof(relic_grf_region_file, instances), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_region_file, instances_count), &instance_json, NULL, NULL },
+    { "value_table", offsetof(relic_grf_region_file, value_table), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
 };
-static const relic_jt_struct region_json = { region_fields, 3, sizeof(relic_grf_region_region), _Alignof(relic_grf_region_region), 0, "grf_region", NULL };
+static const relic_jt_struct region_json = { region_fields, 3, sizeof(relic_grf_region_file), _Alignof(relic_grf_region_file), 0, "grf_region", NULL };
 
-relic_status relic_grf_region_json_print(const relic_grf_region_region *m, relic_buf *out, relic_error *err)
+relic_status relic_grf_region_json_print(const relic_grf_region_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&region_json, m, out, err);
 }
 
-relic_status relic_grf_region_json_read(const char *text, size_t len, relic_arena *a, relic_grf_region_region *out, relic_error *err)
+relic_status relic_grf_region_json_read(const char *text, size_t len, relic_arena *a, relic_grf_region_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&region_json, text, len, a, out, err);
 }

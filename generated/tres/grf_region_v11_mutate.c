@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "grf_region_v11.h"
-#include "grf_region_v11_mutate.h"
-
 
 static const relic_mut_field fields_vec3f[] = {
     { "x", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_grf_region_v11_vec3f, x), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
@@ -26,43 +26,23 @@ static const relic_mut_field fields_instance[] = {
 };
 
 static const relic_mut_field fields_region[] = {
-    { "instance_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_region_v11_region, instance_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "instances", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_grf_region_v11_region, instances), offsetof(relic_grf_region_v11_region, instances_count), sizeof(relic_grf_region_v11_instance), NULL, 0, 0, 0, 0, 0, 0 },
+    { "instance_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_grf_region_v11_file, instance_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "instances", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_grf_region_v11_file, instances), offsetof(relic_grf_region_v11_file, instances_count), sizeof(relic_grf_region_v11_instance), NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
     { "vec3f", sizeof(relic_grf_region_v11_vec3f), fields_vec3f, 3 },
     { "instance", sizeof(relic_grf_region_v11_instance), fields_instance, 5 },
-    { "region", sizeof(relic_grf_region_v11_region), fields_region, 2 },
+    { "region", sizeof(relic_grf_region_v11_file), fields_region, 2 },
 };
 
 static const relic_mut_patch patches[] = {
     { "instance_count", 0u, 4, 0, RELIC_MUT_PATCH_DERIVED },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_grf_region_v11_view v;
-    relic_status st = relic_grf_region_v11_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_grf_region_v11_region *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_grf_region_v11_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_grf_region_v11_write((const relic_grf_region_v11_region *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_grf_region_v11_view v;
-    return relic_grf_region_v11_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_grf_region_v11_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_grf_region_v11_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_grf_region_v11_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_grf_region_v11_mutator = {
     "grf_region_v11", structs, 3, 2, patches, 1, mut_load, mut_write, mut_validate,

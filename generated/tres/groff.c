@@ -167,11 +167,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_groff(relic_groff_rctx *c,
 
 relic_status relic_groff_validate(const uint8_t *data, size_t size, relic_groff_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_groff_view){ .base = data, .size = size };
     relic_groff_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
     relic_status st = rd_groff(&c, 0, &sz, &out->values, 0);
@@ -252,20 +249,17 @@ static relic_status put_symbol(relic_groff_wctx *c, const relic_groff_symbol *m0
 {
     relic_groff_symbol copy = *m0, *m = &copy; /* its derived fields are recomputed */
     relic_status st;
-    uint64_t d;
+    uint64_t n;
     uint64_t cur = pos;
-    if ((st = relic_gen_fits(c->err, d = ((uint64_t)m->name_count * 1u), UINT64_C(4294967295), "name_length", "u32")) != RELIC_OK) return st;
-    m->name_length = (uint32_t)d;
+    if ((st = relic_gen_set_u32(c->err, &m->name_length, ((uint64_t)m->name_count * 1u), "name_length")) != RELIC_OK) return st;
     relic_store_u32le(c->base + pos, m->handle);
     relic_store_u32le(c->base + pos + 4, m->name_length);
     relic_store_u32le(c->base + pos + 8, m->reference_count);
     cur = pos + 12;
-    { /* name */
-        if ((st = relic_gen_count(c->err, cur, "name", "name_length", ((int64_t)m->name_length), m->name_count)) != RELIC_OK) return st;
-        const uint64_t n = m->name_count;
-        if (n) memcpy(c->base + cur, m->name, (size_t)n);
-        cur += n;
-    }
+    if ((st = relic_gen_count(c->err, cur, "name", "name_length", ((int64_t)m->name_length), m->name_count)) != RELIC_OK) return st;
+    n = m->name_count;
+    if (n) memcpy(c->base + cur, m->name, (size_t)n);
+    cur += n;
     *size_out = cur - pos;
     return RELIC_OK;
 }
@@ -274,32 +268,26 @@ static relic_status put_groff(relic_groff_wctx *c, const relic_groff_file *m, ui
 {
     relic_status st;
     uint64_t sz = 0;
+    uint64_t n;
     uint64_t cur = pos;
     put_header(c->base + pos, &m->header);
     cur = pos + 48;
-    { /* sections */
-        if ((st = relic_gen_count(c->err, cur, "sections", "header.section_count", ((int64_t)m->header.section_count), m->sections_count)) != RELIC_OK) return st;
-        const uint64_t n = m->sections_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->sections, (size_t)(n * 32u)); }
-        else for (uint64_t k = 0; k < n; k++) put_section(c->base + cur + k * 32, &m->sections[k]);
-        cur += n * 32u;
-    }
-    { /* data */
-        if ((st = relic_gen_count(c->err, cur, "data", "header.symbol_table_offset - 48 - 32 * header.section_count", relic_gen_sub(relic_gen_sub(((int64_t)m->header.symbol_table_offset), INT64_C(48)), relic_gen_mul(INT64_C(32), ((int64_t)m->header.section_count))), m->data_count)) != RELIC_OK) return st;
-        const uint64_t n = m->data_count;
-        if (n) memcpy(c->base + cur, m->data, (size_t)n);
-        cur += n;
-    }
-    { /* symbols */
-        const uint64_t at = c->at[0];
-        if ((st = relic_gen_count(c->err, at, "symbols", "header.symbol_count", ((int64_t)m->header.symbol_count), m->symbols_count)) != RELIC_OK) return st;
-        const uint64_t n = m->symbols_count;
-        {
-            uint64_t q = at;
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = put_symbol(c, &m->symbols[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "symbols", (int64_t)k);
-                q += sz;
-            }
+    if ((st = relic_gen_count(c->err, cur, "sections", "header.section_count", ((int64_t)m->header.section_count), m->sections_count)) != RELIC_OK) return st;
+    n = m->sections_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->sections, (size_t)(n * 32u)); }
+    else for (uint64_t k = 0; k < n; k++) put_section(c->base + cur + k * 32, &m->sections[k]);
+    cur += n * 32u;
+    if ((st = relic_gen_count(c->err, cur, "data", "header.symbol_table_offset - 48 - 32 * header.section_count", relic_gen_sub(relic_gen_sub(((int64_t)m->header.symbol_table_offset), INT64_C(48)), relic_gen_mul(INT64_C(32), ((int64_t)m->header.section_count))), m->data_count)) != RELIC_OK) return st;
+    n = m->data_count;
+    if (n) memcpy(c->base + cur, m->data, (size_t)n);
+    cur += n;
+    if ((st = relic_gen_count(c->err, c->at[0], "symbols", "header.symbol_count", ((int64_t)m->header.symbol_count), m->symbols_count)) != RELIC_OK) return st;
+    n = m->symbols_count;
+    {
+        uint64_t q = c->at[0];
+        for (uint64_t k = 0; k < n; k++) {
+            if ((st = put_symbol(c, &m->symbols[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "symbols", (int64_t)k);
+            q += sz;
         }
     }
     *size_out = cur - pos;
@@ -308,14 +296,10 @@ static relic_status put_groff(relic_groff_wctx *c, const relic_groff_file *m, ui
 
 relic_status relic_groff_write(const relic_groff_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
+    RELIC_GEN_ERR_CLEARED(err);
     relic_groff_file copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_groff_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    relic_groff_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
-    uint64_t d;
     c->size[0] = sum_groff_symbol(m->symbols, m->symbols_count);
     const uint64_t held[1] = {
         m->header.symbol_table_offset
@@ -323,19 +307,24 @@ relic_status relic_groff_write(const relic_groff_file *model, relic_buf *out, re
     uint64_t cur;
     if ((st = relic_gen_layout(err, sz_groff(m), 1, held, c->size, c->at, &cur)) != RELIC_OK) return st;
     const uint64_t total = cur;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->sections_count, UINT64_C(4294967295), "section_count", "u32")) != RELIC_OK) return st;
-    m->header.section_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->symbols_count, UINT64_C(4294967295), "symbol_count", "u32")) != RELIC_OK) return st;
-    m->header.symbol_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = c->size[0], UINT64_C(4294967295), "symbol_table_size", "u32")) != RELIC_OK) return st;
-    m->header.symbol_table_size = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->symbols_count == 0 && (uint64_t)m->header.symbol_table_offset <= total) ? (uint64_t)m->header.symbol_table_offset : c->at[0], UINT64_C(4294967295), "symbol_table_offset", "u32")) != RELIC_OK) return st;
-    m->header.symbol_table_offset = (uint32_t)d;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
+    if ((st = relic_gen_set_u32(c->err, &m->header.section_count, (uint64_t)m->sections_count, "section_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.symbol_count, (uint64_t)m->symbols_count, "symbol_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.symbol_table_size, c->size[0], "symbol_table_size")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.symbol_table_offset, (m->symbols_count == 0 && (uint64_t)m->header.symbol_table_offset <= total) ? (uint64_t)m->header.symbol_table_offset : c->at[0], "symbol_table_offset")) != RELIC_OK) return st;
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_groff(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_groff_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_groff_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_groff_write(model, out, err); }
+
+const relic_gen_ops relic_groff_ops = {
+    "groff", relic_groff_extensions, &relic_format_groff, sizeof(relic_groff_view), sizeof(relic_groff_file),
+    validate_any, decode_any, NULL, write_any,
+};

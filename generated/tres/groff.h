@@ -175,6 +175,10 @@ relic_status relic_groff_decode(const relic_groff_view *v, relic_arena *a, relic
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
 relic_status relic_groff_write(const relic_groff_file *m, relic_buf *out, relic_error *err);
 
+/** The entry points above, type-erased over the view and model (relic_gen.h,
+ *  relic_gen_ops): name, extensions, detection, sizes, validate, decode, write. */
+extern const struct relic_gen_ops relic_groff_ops;
+
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
 relic_status relic_groff_json_print(const relic_groff_file *m, relic_buf *out, relic_error *err);
@@ -183,6 +187,14 @@ relic_status relic_groff_json_print(const relic_groff_file *m, relic_buf *out, r
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
 relic_status relic_groff_json_read(const char *text, size_t len, relic_arena *a, relic_groff_file *out, relic_error *err);
+
+/** The groff model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
+ *  groff file to get a mutated file, e.g. relic_mutate(&relic_groff_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
+extern const struct relic_mut_format relic_groff_mutator;
+
+/** The format's descriptor for the relic command and the ABI (librelic-json,
+ *  relic_schema_ops.h): relic_groff_ops and the JSON printer and reader, type-erased. */
+extern const struct relic_schema_ops relic_groff_schema_ops;
 
 
 #ifdef __cplusplus

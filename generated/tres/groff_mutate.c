@@ -7,8 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "groff.h"
-#include "groff_mutate.h"
 
 static const int64_t values_file_flags[] = { INT64_C(1), INT64_C(2), INT64_C(4), INT64_C(8), INT64_C(16), INT64_C(32) };
 static const int64_t values_content[] = { INT64_C(1), INT64_C(2), INT64_C(4), INT64_C(8), INT64_C(16), INT64_C(32), INT64_C(64), INT64_C(128), INT64_C(256), INT64_C(512), INT64_C(1024), INT64_C(2048), INT64_C(4096), INT64_C(8192), INT64_C(2147483648) };
@@ -68,29 +69,9 @@ static const relic_mut_patch patches[] = {
     { "header.version", 32u, 4, 0, RELIC_MUT_PATCH_CONST },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_groff_view v;
-    relic_status st = relic_groff_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_groff_file *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_groff_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_groff_write((const relic_groff_file *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_groff_view v;
-    return relic_groff_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_groff_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_groff_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_groff_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_groff_mutator = {
     "groff", structs, 4, 3, patches, 6, mut_load, mut_write, mut_validate,

@@ -164,11 +164,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_pid(relic_pid_rctx *c, uin
 
 relic_status relic_pid_validate(const uint8_t *data, size_t size, relic_pid_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_pid_view){ .base = data, .size = size };
     relic_pid_rctx c = { data, size, err, &out->values, out, NULL };
     relic_status st = rd_pid(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
@@ -231,24 +228,21 @@ static inline void put_colour(uint8_t *p, const relic_pid_colour *m)
 static relic_status put_palette(relic_pid_wctx *c, const relic_pid_palette *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
+    uint64_t n;
     uint64_t cur = pos;
     relic_store_u32le(c->base + pos, m->chunk_size);
     relic_store_u32le(c->base + pos + 4, m->colours_used);
     relic_store_u32le(c->base + pos + 8, m->hash);
     cur = pos + 12;
-    { /* colours */
-        if ((st = relic_gen_count(c->err, cur, "colours", "colours_used", ((int64_t)m->colours_used), m->colours_count)) != RELIC_OK) return st;
-        const uint64_t n = m->colours_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->colours, (size_t)(n * 4u)); }
-        else for (uint64_t k = 0; k < n; k++) put_colour(c->base + cur + k * 4, &m->colours[k]);
-        cur += n * 4u;
-    }
-    { /* trailer */
-        if ((st = relic_gen_count(c->err, cur, "trailer", "chunk_size - 12 - 4 * colours_used", relic_gen_sub(relic_gen_sub(((int64_t)m->chunk_size), INT64_C(12)), relic_gen_mul(INT64_C(4), ((int64_t)m->colours_used))), m->trailer_count)) != RELIC_OK) return st;
-        const uint64_t n = m->trailer_count;
-        if (n) memcpy(c->base + cur, m->trailer, (size_t)n);
-        cur += n;
-    }
+    if ((st = relic_gen_count(c->err, cur, "colours", "colours_used", ((int64_t)m->colours_used), m->colours_count)) != RELIC_OK) return st;
+    n = m->colours_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->colours, (size_t)(n * 4u)); }
+    else for (uint64_t k = 0; k < n; k++) put_colour(c->base + cur + k * 4, &m->colours[k]);
+    cur += n * 4u;
+    if ((st = relic_gen_count(c->err, cur, "trailer", "chunk_size - 12 - 4 * colours_used", relic_gen_sub(relic_gen_sub(((int64_t)m->chunk_size), INT64_C(12)), relic_gen_mul(INT64_C(4), ((int64_t)m->colours_used))), m->trailer_count)) != RELIC_OK) return st;
+    n = m->trailer_count;
+    if (n) memcpy(c->base + cur, m->trailer, (size_t)n);
+    cur += n;
     *size_out = cur - pos;
     return RELIC_OK;
 }
@@ -274,39 +268,30 @@ static relic_status put_pid(relic_pid_wctx *c, const relic_pid_file *m, uint64_t
 {
     relic_status st;
     uint64_t sz = 0;
+    uint64_t n;
     put_header(c->base + pos, &m->header);
-    { /* palettes */
-        const uint64_t at = c->at[0];
-        if ((st = relic_gen_count(c->err, at, "palettes", "header.palette_count", ((int64_t)m->header.palette_count), m->palettes_count)) != RELIC_OK) return st;
-        const uint64_t n = m->palettes_count;
-        {
-            uint64_t q = at;
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = put_palette(c, &m->palettes[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "palettes", (int64_t)k);
-                q += sz;
-            }
+    if ((st = relic_gen_count(c->err, c->at[0], "palettes", "header.palette_count", ((int64_t)m->header.palette_count), m->palettes_count)) != RELIC_OK) return st;
+    n = m->palettes_count;
+    {
+        uint64_t q = c->at[0];
+        for (uint64_t k = 0; k < n; k++) {
+            if ((st = put_palette(c, &m->palettes[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "palettes", (int64_t)k);
+            q += sz;
         }
     }
-    { /* rasters */
-        const uint64_t at = c->at[1];
-        if ((st = relic_gen_count(c->err, at, "rasters", "header.raster_count", ((int64_t)m->header.raster_count), m->rasters_count)) != RELIC_OK) return st;
-        const uint64_t n = m->rasters_count;
-        for (uint64_t k = 0; k < n; k++) put_raster(c->base + at + k * 56, &m->rasters[k]);
-    }
+    if ((st = relic_gen_count(c->err, c->at[1], "rasters", "header.raster_count", ((int64_t)m->header.raster_count), m->rasters_count)) != RELIC_OK) return st;
+    n = m->rasters_count;
+    for (uint64_t k = 0; k < n; k++) put_raster(c->base + c->at[1] + k * 56, &m->rasters[k]);
     *size_out = 32u;
     return RELIC_OK;
 }
 
 relic_status relic_pid_write(const relic_pid_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
+    RELIC_GEN_ERR_CLEARED(err);
     relic_pid_file copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_pid_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    relic_pid_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
-    uint64_t d;
     c->size[0] = sum_pid_palette(m->palettes, m->palettes_count);
     c->size[1] = ((uint64_t)m->rasters_count * 56u);
     const uint64_t held[2] = {
@@ -316,19 +301,24 @@ relic_status relic_pid_write(const relic_pid_file *model, relic_buf *out, relic_
     uint64_t cur;
     if ((st = relic_gen_layout(err, 32u, 2, held, c->size, c->at, &cur)) != RELIC_OK) return st;
     const uint64_t total = cur;
-    if ((st = relic_gen_fits(c->err, d = (m->rasters_count == 0 && (uint64_t)m->header.raster_offset <= total) ? (uint64_t)m->header.raster_offset : c->at[1], UINT64_C(4294967295), "raster_offset", "u32")) != RELIC_OK) return st;
-    m->header.raster_offset = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->rasters_count, UINT64_C(4294967295), "raster_count", "u32")) != RELIC_OK) return st;
-    m->header.raster_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->palettes_count == 0 && (uint64_t)m->header.palette_offset <= total) ? (uint64_t)m->header.palette_offset : c->at[0], UINT64_C(4294967295), "palette_offset", "u32")) != RELIC_OK) return st;
-    m->header.palette_offset = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->palettes_count, UINT64_C(4294967295), "palette_count", "u32")) != RELIC_OK) return st;
-    m->header.palette_count = (uint32_t)d;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
+    if ((st = relic_gen_set_u32(c->err, &m->header.raster_offset, (m->rasters_count == 0 && (uint64_t)m->header.raster_offset <= total) ? (uint64_t)m->header.raster_offset : c->at[1], "raster_offset")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.raster_count, (uint64_t)m->rasters_count, "raster_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.palette_offset, (m->palettes_count == 0 && (uint64_t)m->header.palette_offset <= total) ? (uint64_t)m->header.palette_offset : c->at[0], "palette_offset")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.palette_count, (uint64_t)m->palettes_count, "palette_count")) != RELIC_OK) return st;
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_pid(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_pid_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_pid_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_pid_write(model, out, err); }
+
+const relic_gen_ops relic_pid_ops = {
+    "pid", relic_pid_extensions, &relic_format_pid, sizeof(relic_pid_view), sizeof(relic_pid_file),
+    validate_any, decode_any, NULL, write_any,
+};

@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "pid.h"
-#include "pid_mutate.h"
-
 
 static const relic_mut_field fields_header[] = {
     { "version", RELIC_MUT_INT, 0 | RELIC_MUTF_CONST, 4, -1, -1, 1u, offsetof(relic_pid_header, version), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
@@ -76,29 +76,9 @@ static const relic_mut_patch patches[] = {
     { "header.palette_count", 20u, 4, 0, RELIC_MUT_PATCH_DERIVED },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_pid_view v;
-    relic_status st = relic_pid_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_pid_file *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_pid_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_pid_write((const relic_pid_file *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_pid_view v;
-    return relic_pid_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_pid_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_pid_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_pid_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_pid_mutator = {
     "pid", structs, 5, 4, patches, 6, mut_load, mut_write, mut_validate,

@@ -16,12 +16,12 @@ typedef struct relic_scn_bmp_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_scn_bmp_bmp *root;
+    relic_scn_bmp_file *root;
     relic_scn_bmp_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_bmp_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_bmp(relic_scn_bmp_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_bmp_bmp *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_bmp(relic_scn_bmp_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_bmp_file *m, const int dec)
 {
     uint64_t cur = pos;
     if (!relic_gen_room(c->size, pos, 14u)) return relic_gen_short(c->err, pos, c->size, "magic", "magic..pixel_offset", 14u);
@@ -47,11 +47,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_bmp(relic_scn_bmp_rctx *c,
 
 relic_status relic_scn_bmp_validate(const uint8_t *data, size_t size, relic_scn_bmp_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_scn_bmp_view){ .base = data, .size = size };
     relic_scn_bmp_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
     relic_status st = rd_bmp(&c, 0, &sz, &out->values, 0);
@@ -59,7 +56,7 @@ relic_status relic_scn_bmp_validate(const uint8_t *data, size_t size, relic_scn_
     return st;
 }
 
-relic_status relic_scn_bmp_decode(const relic_scn_bmp_view *v, relic_arena *a, relic_scn_bmp_bmp *out, relic_error *err)
+relic_status relic_scn_bmp_decode(const relic_scn_bmp_view *v, relic_arena *a, relic_scn_bmp_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -73,10 +70,10 @@ relic_status relic_scn_bmp_decode(const relic_scn_bmp_view *v, relic_arena *a, r
 typedef struct relic_scn_bmp_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_scn_bmp_bmp *root;
+    const relic_scn_bmp_file *root;
 } relic_scn_bmp_wctx;
 
-static uint64_t sz_bmp(const relic_scn_bmp_bmp *m)
+static uint64_t sz_bmp(const relic_scn_bmp_file *m)
 {
     uint64_t t = 0;
     t += 14u;
@@ -84,38 +81,43 @@ static uint64_t sz_bmp(const relic_scn_bmp_bmp *m)
     return t;
 }
 
-static relic_status put_bmp(relic_scn_bmp_wctx *c, const relic_scn_bmp_bmp *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_bmp(relic_scn_bmp_wctx *c, const relic_scn_bmp_file *m, uint64_t pos, uint64_t *size_out)
 {
+    uint64_t n;
     uint64_t cur = pos;
     memcpy(c->base + pos, "BM", 2);
     relic_store_u32le(c->base + pos + 2, m->file_size);
     for (uint64_t k = 0; k < 2u; k++) relic_store_u16le(c->base + pos + 6 + k * 2, ((const uint16_t *)m->reserved)[k]);
     relic_store_u32le(c->base + pos + 10, m->pixel_offset);
     cur = pos + 14;
-    { /* rest */
-        const uint64_t n = m->rest_count;
-        if (n) memcpy(c->base + cur, m->rest, (size_t)n);
-        cur += n;
-    }
+    n = m->rest_count;
+    if (n) memcpy(c->base + cur, m->rest, (size_t)n);
+    cur += n;
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-relic_status relic_scn_bmp_write(const relic_scn_bmp_bmp *model, relic_buf *out, relic_error *err)
+relic_status relic_scn_bmp_write(const relic_scn_bmp_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    relic_scn_bmp_bmp copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_scn_bmp_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    RELIC_GEN_ERR_CLEARED(err);
+    relic_scn_bmp_file copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_scn_bmp_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
     const uint64_t cur = sz_bmp(m);
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_bmp(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_scn_bmp_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_scn_bmp_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_scn_bmp_write(model, out, err); }
+
+const relic_gen_ops relic_scn_bmp_ops = {
+    "scn_bmp", relic_scn_bmp_extensions, NULL, sizeof(relic_scn_bmp_view), sizeof(relic_scn_bmp_file),
+    validate_any, decode_any, NULL, write_any,
+};

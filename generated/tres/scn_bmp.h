@@ -14,21 +14,21 @@ extern "C" {
 extern const char *const relic_scn_bmp_extensions[];
 
 /** A BMP file. Model form: plain C values; its size in the file varies. */
-typedef struct relic_scn_bmp_bmp {
+typedef struct relic_scn_bmp_file {
     char magic[2]; /**< BMP signature [constant "BM"] */
     uint32_t file_size; /**< Size of the BMP file in bytes */
     uint16_t reserved[2]; /**< Reserved (0) */
     uint32_t pixel_offset; /**< Offset of the pixel array from the start of the BMP */
     uint8_t *rest; /**< Info header, palette and pixels */
     size_t rest_count; /**< number of elements in rest */
-} relic_scn_bmp_bmp;
+} relic_scn_bmp_file;
 
 /** A validated scn_bmp file: the bytes, and where each top-level member lies.
  *  Only relic_scn_bmp_validate() fills one; its accessors then need no checks. */
 typedef struct relic_scn_bmp_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_scn_bmp_bmp values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_scn_bmp_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *magic; /**< start of magic in base, NULL when absent */
     size_t magic_count; /**< elements of magic */
     const uint8_t *reserved; /**< start of reserved in base, NULL when absent */
@@ -47,23 +47,31 @@ relic_status relic_scn_bmp_validate(const uint8_t *data, size_t size, relic_scn_
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_scn_bmp_decode(const relic_scn_bmp_view *v, relic_arena *a, relic_scn_bmp_bmp *out, relic_error *err);
+relic_status relic_scn_bmp_decode(const relic_scn_bmp_view *v, relic_arena *a, relic_scn_bmp_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_scn_bmp_write(const relic_scn_bmp_bmp *m, relic_buf *out, relic_error *err);
+relic_status relic_scn_bmp_write(const relic_scn_bmp_file *m, relic_buf *out, relic_error *err);
+
+/** The entry points above, type-erased over the view and model (relic_gen.h,
+ *  relic_gen_ops): name, extensions, detection, sizes, validate, decode, write. */
+extern const struct relic_gen_ops relic_scn_bmp_ops;
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_scn_bmp_json_print(const relic_scn_bmp_bmp *m, relic_buf *out, relic_error *err);
+relic_status relic_scn_bmp_json_print(const relic_scn_bmp_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_scn_bmp_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_scn_bmp_json_read(const char *text, size_t len, relic_arena *a, relic_scn_bmp_bmp *out, relic_error *err);
+relic_status relic_scn_bmp_json_read(const char *text, size_t len, relic_arena *a, relic_scn_bmp_file *out, relic_error *err);
+
+/** The scn_bmp model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
+ *  scn_bmp file to get a mutated file, e.g. relic_mutate(&relic_scn_bmp_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
+extern const struct relic_mut_format relic_scn_bmp_mutator;
 
 
 #ifdef __cplusplus

@@ -7,45 +7,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "scn_bmp.h"
-#include "scn_bmp_mutate.h"
-
 
 static const relic_mut_field fields_bmp[] = {
-    { "magic", RELIC_MUT_CHAR, 0 | RELIC_MUTF_CONST, 1, -1, -1, 2u, offsetof(relic_scn_bmp_bmp, magic), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
-    { "file_size", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_scn_bmp_bmp, file_size), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "reserved", RELIC_MUT_INT, 0, 2, -1, -1, 2u, offsetof(relic_scn_bmp_bmp, reserved), 0, 2, NULL, 0, 0, 0, 0, 0, 0 },
-    { "pixel_offset", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_scn_bmp_bmp, pixel_offset), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "rest", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 4, 1u, offsetof(relic_scn_bmp_bmp, rest), offsetof(relic_scn_bmp_bmp, rest_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "magic", RELIC_MUT_CHAR, 0 | RELIC_MUTF_CONST, 1, -1, -1, 2u, offsetof(relic_scn_bmp_file, magic), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "file_size", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_scn_bmp_file, file_size), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "reserved", RELIC_MUT_INT, 0, 2, -1, -1, 2u, offsetof(relic_scn_bmp_file, reserved), 0, 2, NULL, 0, 0, 0, 0, 0, 0 },
+    { "pixel_offset", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_scn_bmp_file, pixel_offset), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "rest", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 4, 1u, offsetof(relic_scn_bmp_file, rest), offsetof(relic_scn_bmp_file, rest_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
-    { "bmp", sizeof(relic_scn_bmp_bmp), fields_bmp, 5 },
+    { "bmp", sizeof(relic_scn_bmp_file), fields_bmp, 5 },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_scn_bmp_view v;
-    relic_status st = relic_scn_bmp_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_scn_bmp_bmp *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_scn_bmp_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_scn_bmp_write((const relic_scn_bmp_bmp *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_scn_bmp_view v;
-    return relic_scn_bmp_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_scn_bmp_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_scn_bmp_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_scn_bmp_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_scn_bmp_mutator = {
     "scn_bmp", structs, 1, 0, NULL, 0, mut_load, mut_write, mut_validate,

@@ -10,7 +10,7 @@
 const char *const relic_scn_header_extensions[] = { NULL };
 
 _Static_assert(sizeof(relic_scn_header_path) == 256, "path: C layout is file layout (arrays are copied with memcpy)");
-_Static_assert(sizeof(relic_scn_header_header) == 1348 && offsetof(relic_scn_header_header, grf) == 4 && offsetof(relic_scn_header_header, brief) == 1284 && offsetof(relic_scn_header_header, padding) == 1285 && offsetof(relic_scn_header_header, game_time) == 1288 && offsetof(relic_scn_header_header, animal_version) == 1292 && offsetof(relic_scn_header_header, real_time) == 1296 && offsetof(relic_scn_header_header, slack) == 1300, "header: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_scn_header_file) == 1348 && offsetof(relic_scn_header_file, grf) == 4 && offsetof(relic_scn_header_file, brief) == 1284 && offsetof(relic_scn_header_file, padding) == 1285 && offsetof(relic_scn_header_file, game_time) == 1288 && offsetof(relic_scn_header_file, animal_version) == 1292 && offsetof(relic_scn_header_file, real_time) == 1296 && offsetof(relic_scn_header_file, slack) == 1300, "header: C layout is file layout (arrays are copied with memcpy)");
 
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
@@ -18,7 +18,7 @@ typedef struct relic_scn_header_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_scn_header_header *root;
+    relic_scn_header_file *root;
     relic_scn_header_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_header_rctx;
@@ -30,7 +30,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_path(relic_scn_header_rctx
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_scn_header_rctx *c, uint64_t pos, relic_scn_header_header *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_scn_header_rctx *c, uint64_t pos, relic_scn_header_file *m, const int dec)
 {
     relic_status st;
     if (!relic_gen_room(c->size, pos, 4u)) return relic_gen_short(c->err, pos, c->size, "save_version", "save_version", 4u);
@@ -54,18 +54,15 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_scn_header_rc
 
 relic_status relic_scn_header_validate(const uint8_t *data, size_t size, relic_scn_header_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_scn_header_view){ .base = data, .size = size };
     relic_scn_header_rctx c = { data, size, err, &out->values, out, NULL };
     relic_status st = rd_header(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_scn_header_decode(const relic_scn_header_view *v, relic_arena *a, relic_scn_header_header *out, relic_error *err)
+relic_status relic_scn_header_decode(const relic_scn_header_view *v, relic_arena *a, relic_scn_header_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -78,7 +75,7 @@ relic_status relic_scn_header_decode(const relic_scn_header_view *v, relic_arena
 typedef struct relic_scn_header_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_scn_header_header *root;
+    const relic_scn_header_file *root;
 } relic_scn_header_wctx;
 
 static inline void put_path(uint8_t *p, const relic_scn_header_path *m)
@@ -86,7 +83,7 @@ static inline void put_path(uint8_t *p, const relic_scn_header_path *m)
     memcpy(p + 0, m->text, 256);
 }
 
-static relic_status put_header(relic_scn_header_wctx *c, const relic_scn_header_header *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_header(relic_scn_header_wctx *c, const relic_scn_header_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_store_u32le(c->base + pos, (uint32_t)(m->save_version));
     for (uint64_t k = 0; k < 5u; k++)
@@ -101,21 +98,27 @@ static relic_status put_header(relic_scn_header_wctx *c, const relic_scn_header_
     return RELIC_OK;
 }
 
-relic_status relic_scn_header_write(const relic_scn_header_header *model, relic_buf *out, relic_error *err)
+relic_status relic_scn_header_write(const relic_scn_header_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    relic_scn_header_header copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_scn_header_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    RELIC_GEN_ERR_CLEARED(err);
+    relic_scn_header_file copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_scn_header_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
     const uint64_t cur = 1348u;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_header(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_scn_header_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_scn_header_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_scn_header_write(model, out, err); }
+
+const relic_gen_ops relic_scn_header_ops = {
+    "scn_header", relic_scn_header_extensions, NULL, sizeof(relic_scn_header_view), sizeof(relic_scn_header_file),
+    validate_any, decode_any, NULL, write_any,
+};

@@ -19,9 +19,9 @@ typedef struct relic_scn_header_path {
     char text[256]; /**< Full path of a GRF; the file name part selects the level */
 } relic_scn_header_path;
 
-#define RELIC_SCN_HEADER_HEADER_SIZE 1348
+#define RELIC_SCN_HEADER_FILE_SIZE 1348
 /** The Header section (Trespasser source, Lib/Loader/SaveFile.cpp). Model form: plain C values. */
-typedef struct relic_scn_header_header {
+typedef struct relic_scn_header_file {
     int32_t save_version; /**< Save version (the loader accepts 7..22; known files have 11, 17, 21, 22) [range 7..22] */
     relic_scn_header_path grf[5]; /**< GRF paths; the first is the level */
     uint8_t brief; /**< Brief flag */
@@ -30,34 +30,34 @@ typedef struct relic_scn_header_header {
     int32_t animal_version; /**< Animal version */
     float real_time; /**< Real time, seconds */
     uint8_t slack[48]; /**< Slack (0 in known files) */
-} relic_scn_header_header;
+} relic_scn_header_file;
 
 typedef struct relic_scn_header_path_view { const uint8_t *p; } relic_scn_header_path_view; /**< a validated path (256 bytes in the file), zero-copy */
 enum { RELIC_SCN_HEADER_PATH_TEXT_POS = 0, }; /**< byte positions of the fields of path */
 /** text: 256 bytes, not NUL-terminated. */
 static inline const char *relic_scn_header_path_text(relic_scn_header_path_view v) { return (const char *)(v.p + 0); }
 
-typedef struct relic_scn_header_header_view { const uint8_t *p; } relic_scn_header_header_view; /**< a validated header (1348 bytes in the file), zero-copy */
-enum { RELIC_SCN_HEADER_HEADER_SAVE_VERSION_POS = 0, RELIC_SCN_HEADER_HEADER_GRF_POS = 4,
-       RELIC_SCN_HEADER_HEADER_BRIEF_POS = 1284, RELIC_SCN_HEADER_HEADER_PADDING_POS = 1285,
-       RELIC_SCN_HEADER_HEADER_GAME_TIME_POS = 1288, RELIC_SCN_HEADER_HEADER_ANIMAL_VERSION_POS = 1292,
-       RELIC_SCN_HEADER_HEADER_REAL_TIME_POS = 1296, RELIC_SCN_HEADER_HEADER_SLACK_POS = 1300, }; /**< byte positions of the fields of header */
-static inline int32_t relic_scn_header_header_save_version(relic_scn_header_header_view v) { return (int32_t)relic_load_u32le(v.p + 0); }
-static inline relic_scn_header_path_view relic_scn_header_header_grf(relic_scn_header_header_view v, size_t i) { relic_scn_header_path_view r = { v.p + 4 + 256 * i }; return r; }
-static inline uint8_t relic_scn_header_header_brief(relic_scn_header_header_view v) { return relic_load_u8(v.p + 1284); }
-static inline uint8_t relic_scn_header_header_padding(relic_scn_header_header_view v, size_t i) { return relic_load_u8(v.p + 1285 + 1 * i); }
-static inline float relic_scn_header_header_game_time(relic_scn_header_header_view v) { return relic_load_f32le(v.p + 1288); }
-static inline int32_t relic_scn_header_header_animal_version(relic_scn_header_header_view v) { return (int32_t)relic_load_u32le(v.p + 1292); }
-static inline float relic_scn_header_header_real_time(relic_scn_header_header_view v) { return relic_load_f32le(v.p + 1296); }
+typedef struct relic_scn_header_file_view { const uint8_t *p; } relic_scn_header_file_view; /**< a validated header (1348 bytes in the file), zero-copy */
+enum { RELIC_SCN_HEADER_FILE_SAVE_VERSION_POS = 0, RELIC_SCN_HEADER_FILE_GRF_POS = 4,
+       RELIC_SCN_HEADER_FILE_BRIEF_POS = 1284, RELIC_SCN_HEADER_FILE_PADDING_POS = 1285,
+       RELIC_SCN_HEADER_FILE_GAME_TIME_POS = 1288, RELIC_SCN_HEADER_FILE_ANIMAL_VERSION_POS = 1292,
+       RELIC_SCN_HEADER_FILE_REAL_TIME_POS = 1296, RELIC_SCN_HEADER_FILE_SLACK_POS = 1300, }; /**< byte positions of the fields of header */
+static inline int32_t relic_scn_header_file_save_version(relic_scn_header_file_view v) { return (int32_t)relic_load_u32le(v.p + 0); }
+static inline relic_scn_header_path_view relic_scn_header_file_grf(relic_scn_header_file_view v, size_t i) { relic_scn_header_path_view r = { v.p + 4 + 256 * i }; return r; }
+static inline uint8_t relic_scn_header_file_brief(relic_scn_header_file_view v) { return relic_load_u8(v.p + 1284); }
+static inline uint8_t relic_scn_header_file_padding(relic_scn_header_file_view v, size_t i) { return relic_load_u8(v.p + 1285 + 1 * i); }
+static inline float relic_scn_header_file_game_time(relic_scn_header_file_view v) { return relic_load_f32le(v.p + 1288); }
+static inline int32_t relic_scn_header_file_animal_version(relic_scn_header_file_view v) { return (int32_t)relic_load_u32le(v.p + 1292); }
+static inline float relic_scn_header_file_real_time(relic_scn_header_file_view v) { return relic_load_f32le(v.p + 1296); }
 /** slack: 48 bytes, not NUL-terminated. */
-static inline const uint8_t *relic_scn_header_header_slack(relic_scn_header_header_view v) { return (const uint8_t *)(v.p + 1300); }
+static inline const uint8_t *relic_scn_header_file_slack(relic_scn_header_file_view v) { return (const uint8_t *)(v.p + 1300); }
 
 /** A validated scn_header file: the bytes, and where each top-level member lies.
  *  Only relic_scn_header_validate() fills one; its accessors then need no checks. */
 typedef struct relic_scn_header_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_scn_header_header values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_scn_header_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *grf; /**< start of grf in base, NULL when absent */
     size_t grf_count; /**< elements of grf */
     const uint8_t *padding; /**< start of padding in base, NULL when absent */
@@ -76,23 +76,31 @@ relic_status relic_scn_header_validate(const uint8_t *data, size_t size, relic_s
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_scn_header_decode(const relic_scn_header_view *v, relic_arena *a, relic_scn_header_header *out, relic_error *err);
+relic_status relic_scn_header_decode(const relic_scn_header_view *v, relic_arena *a, relic_scn_header_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_scn_header_write(const relic_scn_header_header *m, relic_buf *out, relic_error *err);
+relic_status relic_scn_header_write(const relic_scn_header_file *m, relic_buf *out, relic_error *err);
+
+/** The entry points above, type-erased over the view and model (relic_gen.h,
+ *  relic_gen_ops): name, extensions, detection, sizes, validate, decode, write. */
+extern const struct relic_gen_ops relic_scn_header_ops;
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_scn_header_json_print(const relic_scn_header_header *m, relic_buf *out, relic_error *err);
+relic_status relic_scn_header_json_print(const relic_scn_header_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_scn_header_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_scn_header_json_read(const char *text, size_t len, relic_arena *a, relic_scn_header_header *out, relic_error *err);
+relic_status relic_scn_header_json_read(const char *text, size_t len, relic_arena *a, relic_scn_header_file *out, relic_error *err);
+
+/** The scn_header model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
+ *  scn_header file to get a mutated file, e.g. relic_mutate(&relic_scn_header_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
+extern const struct relic_mut_format relic_scn_header_mutator;
 
 
 #ifdef __cplusplus

@@ -7,53 +7,33 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "scn_header.h"
-#include "scn_header_mutate.h"
-
 
 static const relic_mut_field fields_path[] = {
     { "text", RELIC_MUT_CHAR, 0, 1, -1, -1, 256u, offsetof(relic_scn_header_path, text), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_field fields_header[] = {
-    { "save_version", RELIC_MUT_INT, 0 | RELIC_MUTF_RANGE | RELIC_MUTF_SIGNED, 4, -1, -1, 1u, offsetof(relic_scn_header_header, save_version), 0, 4, NULL, 0, INT64_C(7), INT64_C(22), 0, 0, 0 },
-    { "grf", RELIC_MUT_STRUCT, 0, 0, 0, -1, 5u, offsetof(relic_scn_header_header, grf), 0, sizeof(relic_scn_header_path), NULL, 0, 0, 0, 0, 0, 0 },
-    { "brief", RELIC_MUT_INT, 0, 1, -1, -1, 1u, offsetof(relic_scn_header_header, brief), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
-    { "padding", RELIC_MUT_INT, 0, 1, -1, -1, 3u, offsetof(relic_scn_header_header, padding), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
-    { "game_time", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_scn_header_header, game_time), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "animal_version", RELIC_MUT_INT, 0 | RELIC_MUTF_SIGNED, 4, -1, -1, 1u, offsetof(relic_scn_header_header, animal_version), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "real_time", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_scn_header_header, real_time), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "slack", RELIC_MUT_BYTES, 0, 1, -1, -1, 48u, offsetof(relic_scn_header_header, slack), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "save_version", RELIC_MUT_INT, 0 | RELIC_MUTF_RANGE | RELIC_MUTF_SIGNED, 4, -1, -1, 1u, offsetof(relic_scn_header_file, save_version), 0, 4, NULL, 0, INT64_C(7), INT64_C(22), 0, 0, 0 },
+    { "grf", RELIC_MUT_STRUCT, 0, 0, 0, -1, 5u, offsetof(relic_scn_header_file, grf), 0, sizeof(relic_scn_header_path), NULL, 0, 0, 0, 0, 0, 0 },
+    { "brief", RELIC_MUT_INT, 0, 1, -1, -1, 1u, offsetof(relic_scn_header_file, brief), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "padding", RELIC_MUT_INT, 0, 1, -1, -1, 3u, offsetof(relic_scn_header_file, padding), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "game_time", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_scn_header_file, game_time), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "animal_version", RELIC_MUT_INT, 0 | RELIC_MUTF_SIGNED, 4, -1, -1, 1u, offsetof(relic_scn_header_file, animal_version), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "real_time", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_scn_header_file, real_time), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "slack", RELIC_MUT_BYTES, 0, 1, -1, -1, 48u, offsetof(relic_scn_header_file, slack), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
     { "path", sizeof(relic_scn_header_path), fields_path, 1 },
-    { "header", sizeof(relic_scn_header_header), fields_header, 8 },
+    { "header", sizeof(relic_scn_header_file), fields_header, 8 },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_scn_header_view v;
-    relic_status st = relic_scn_header_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_scn_header_header *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_scn_header_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_scn_header_write((const relic_scn_header_header *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_scn_header_view v;
-    return relic_scn_header_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_scn_header_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_scn_header_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_scn_header_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_scn_header_mutator = {
     "scn_header", structs, 2, 1, NULL, 0, mut_load, mut_write, mut_validate,

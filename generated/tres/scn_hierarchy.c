@@ -17,7 +17,7 @@ typedef struct relic_scn_hierarchy_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_scn_hierarchy_hierarchy *root;
+    relic_scn_hierarchy_file *root;
     relic_scn_hierarchy_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_hierarchy_rctx;
@@ -31,7 +31,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_node(relic_scn_hierarchy_r
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_hierarchy(relic_scn_hierarchy_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_hierarchy_hierarchy *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_hierarchy(relic_scn_hierarchy_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_hierarchy_file *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -55,11 +55,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_hierarchy(relic_scn_hierar
 
 relic_status relic_scn_hierarchy_validate(const uint8_t *data, size_t size, relic_scn_hierarchy_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_scn_hierarchy_view){ .base = data, .size = size };
     relic_scn_hierarchy_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
     relic_status st = rd_hierarchy(&c, 0, &sz, &out->values, 0);
@@ -67,7 +64,7 @@ relic_status relic_scn_hierarchy_validate(const uint8_t *data, size_t size, reli
     return st;
 }
 
-relic_status relic_scn_hierarchy_decode(const relic_scn_hierarchy_view *v, relic_arena *a, relic_scn_hierarchy_hierarchy *out, relic_error *err)
+relic_status relic_scn_hierarchy_decode(const relic_scn_hierarchy_view *v, relic_arena *a, relic_scn_hierarchy_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -81,10 +78,10 @@ relic_status relic_scn_hierarchy_decode(const relic_scn_hierarchy_view *v, relic
 typedef struct relic_scn_hierarchy_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_scn_hierarchy_hierarchy *root;
+    const relic_scn_hierarchy_file *root;
 } relic_scn_hierarchy_wctx;
 
-static uint64_t sz_hierarchy(const relic_scn_hierarchy_hierarchy *m)
+static uint64_t sz_hierarchy(const relic_scn_hierarchy_file *m)
 {
     uint64_t t = 0;
     t += ((uint64_t)m->nodes_count * 8u);
@@ -97,35 +94,40 @@ static inline void put_node(uint8_t *p, const relic_scn_hierarchy_node *m)
     relic_store_u32le(p + 4, m->parent);
 }
 
-static relic_status put_hierarchy(relic_scn_hierarchy_wctx *c, const relic_scn_hierarchy_hierarchy *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_hierarchy(relic_scn_hierarchy_wctx *c, const relic_scn_hierarchy_file *m, uint64_t pos, uint64_t *size_out)
 {
+    uint64_t n;
     uint64_t cur = pos;
     cur = pos;
-    { /* nodes */
-        const uint64_t n = m->nodes_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->nodes, (size_t)(n * 8u)); }
-        else for (uint64_t k = 0; k < n; k++) put_node(c->base + cur + k * 8, &m->nodes[k]);
-        cur += n * 8u;
-    }
+    n = m->nodes_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->nodes, (size_t)(n * 8u)); }
+    else for (uint64_t k = 0; k < n; k++) put_node(c->base + cur + k * 8, &m->nodes[k]);
+    cur += n * 8u;
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-relic_status relic_scn_hierarchy_write(const relic_scn_hierarchy_hierarchy *model, relic_buf *out, relic_error *err)
+relic_status relic_scn_hierarchy_write(const relic_scn_hierarchy_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    relic_scn_hierarchy_hierarchy copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_scn_hierarchy_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    RELIC_GEN_ERR_CLEARED(err);
+    relic_scn_hierarchy_file copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_scn_hierarchy_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
     const uint64_t cur = sz_hierarchy(m);
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_hierarchy(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_scn_hierarchy_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_scn_hierarchy_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_scn_hierarchy_write(model, out, err); }
+
+const relic_gen_ops relic_scn_hierarchy_ops = {
+    "scn_hierarchy", relic_scn_hierarchy_extensions, NULL, sizeof(relic_scn_hierarchy_view), sizeof(relic_scn_hierarchy_file),
+    validate_any, decode_any, NULL, write_any,
+};

@@ -21,10 +21,10 @@ typedef struct relic_scn_hierarchy_node {
 } relic_scn_hierarchy_node;
 
 /** A hierarchy section: nodes to the end of the section. Model form: plain C values; its size in the file varies. */
-typedef struct relic_scn_hierarchy_hierarchy {
+typedef struct relic_scn_hierarchy_file {
     relic_scn_hierarchy_node *nodes; /**< Nodes; parent 0 = a root */
     size_t nodes_count; /**< number of elements in nodes */
-} relic_scn_hierarchy_hierarchy;
+} relic_scn_hierarchy_file;
 
 typedef struct relic_scn_hierarchy_node_view { const uint8_t *p; } relic_scn_hierarchy_node_view; /**< a validated node (8 bytes in the file), zero-copy */
 enum { RELIC_SCN_HIERARCHY_NODE_ID_POS = 0, RELIC_SCN_HIERARCHY_NODE_PARENT_POS = 4, }; /**< byte positions of the fields of node */
@@ -36,7 +36,7 @@ static inline uint32_t relic_scn_hierarchy_node_parent(relic_scn_hierarchy_node_
 typedef struct relic_scn_hierarchy_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_scn_hierarchy_hierarchy values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_scn_hierarchy_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *nodes; /**< start of nodes in base, NULL when absent */
     size_t nodes_count; /**< elements of nodes */
 } relic_scn_hierarchy_view;
@@ -52,23 +52,31 @@ relic_status relic_scn_hierarchy_validate(const uint8_t *data, size_t size, reli
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_scn_hierarchy_decode(const relic_scn_hierarchy_view *v, relic_arena *a, relic_scn_hierarchy_hierarchy *out, relic_error *err);
+relic_status relic_scn_hierarchy_decode(const relic_scn_hierarchy_view *v, relic_arena *a, relic_scn_hierarchy_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_scn_hierarchy_write(const relic_scn_hierarchy_hierarchy *m, relic_buf *out, relic_error *err);
+relic_status relic_scn_hierarchy_write(const relic_scn_hierarchy_file *m, relic_buf *out, relic_error *err);
+
+/** The entry points above, type-erased over the view and model (relic_gen.h,
+ *  relic_gen_ops): name, extensions, detection, sizes, validate, decode, write. */
+extern const struct relic_gen_ops relic_scn_hierarchy_ops;
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_scn_hierarchy_json_print(const relic_scn_hierarchy_hierarchy *m, relic_buf *out, relic_error *err);
+relic_status relic_scn_hierarchy_json_print(const relic_scn_hierarchy_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_scn_hierarchy_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_scn_hierarchy_json_read(const char *text, size_t len, relic_arena *a, relic_scn_hierarchy_hierarchy *out, relic_error *err);
+relic_status relic_scn_hierarchy_json_read(const char *text, size_t len, relic_arena *a, relic_scn_hierarchy_file *out, relic_error *err);
+
+/** The scn_hierarchy model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
+ *  scn_hierarchy file to get a mutated file, e.g. relic_mutate(&relic_scn_hierarchy_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
+extern const struct relic_mut_format relic_scn_hierarchy_mutator;
 
 
 #ifdef __cplusplus

@@ -13,16 +13,16 @@ static const relic_jt_field node_fields[] = {
 static const relic_jt_struct node_json = { node_fields, 2, sizeof(relic_scn_hierarchy_node), _Alignof(relic_scn_hierarchy_node), 1, NULL, NULL };
 
 static const relic_jt_field hierarchy_fields[] = {
-    { "nodes", offsetof(relic_scn_hierarchy_hierarchy, nodes), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_scn_hierarchy_hierarchy, nodes_count), &node_json, NULL, NULL },
+    { "nodes", offsetof(relic_scn_hierarchy_file, nodes), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_scn_hierarchy_file, nodes_count), &node_json, NULL, NULL },
 };
-static const relic_jt_struct hierarchy_json = { hierarchy_fields, 1, sizeof(relic_scn_hierarchy_hierarchy), _Alignof(relic_scn_hierarchy_hierarchy), 0, "scn_hierarchy", NULL };
+static const relic_jt_struct hierarchy_json = { hierarchy_fields, 1, sizeof(relic_scn_hierarchy_file), _Alignof(relic_scn_hierarchy_file), 0, "scn_hierarchy", NULL };
 
-relic_status relic_scn_hierarchy_json_print(const relic_scn_hierarchy_hierarchy *m, relic_buf *out, relic_error *err)
+relic_status relic_scn_hierarchy_json_print(const relic_scn_hierarchy_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&hierarchy_json, m, out, err);
 }
 
-relic_status relic_scn_hierarchy_json_read(const char *text, size_t len, relic_arena *a, relic_scn_hierarchy_hierarchy *out, relic_error *err)
+relic_status relic_scn_hierarchy_json_read(const char *text, size_t len, relic_arena *a, relic_scn_hierarchy_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&hierarchy_json, text, len, a, out, err);
 }

@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "scn_hierarchy.h"
-#include "scn_hierarchy_mutate.h"
-
 
 static const relic_mut_field fields_node[] = {
     { "id", RELIC_MUT_INT, 0 | RELIC_MUTF_CHECK, 4, -1, -1, 1u, offsetof(relic_scn_hierarchy_node, id), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
@@ -17,37 +17,17 @@ static const relic_mut_field fields_node[] = {
 };
 
 static const relic_mut_field fields_hierarchy[] = {
-    { "nodes", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 0, 1u, offsetof(relic_scn_hierarchy_hierarchy, nodes), offsetof(relic_scn_hierarchy_hierarchy, nodes_count), sizeof(relic_scn_hierarchy_node), NULL, 0, 0, 0, 0, 0, 0 },
+    { "nodes", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 0, 1u, offsetof(relic_scn_hierarchy_file, nodes), offsetof(relic_scn_hierarchy_file, nodes_count), sizeof(relic_scn_hierarchy_node), NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
     { "node", sizeof(relic_scn_hierarchy_node), fields_node, 2 },
-    { "hierarchy", sizeof(relic_scn_hierarchy_hierarchy), fields_hierarchy, 1 },
+    { "hierarchy", sizeof(relic_scn_hierarchy_file), fields_hierarchy, 1 },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_scn_hierarchy_view v;
-    relic_status st = relic_scn_hierarchy_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_scn_hierarchy_hierarchy *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_scn_hierarchy_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_scn_hierarchy_write((const relic_scn_hierarchy_hierarchy *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_scn_hierarchy_view v;
-    return relic_scn_hierarchy_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_scn_hierarchy_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_scn_hierarchy_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_scn_hierarchy_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_scn_hierarchy_mutator = {
     "scn_hierarchy", structs, 2, 1, NULL, 0, mut_load, mut_write, mut_validate,

@@ -11,7 +11,7 @@ const char *const relic_scn_instance_extensions[] = { NULL };
 
 _Static_assert(sizeof(relic_scn_instance_vec3f) == 12 && offsetof(relic_scn_instance_vec3f, y) == 4 && offsetof(relic_scn_instance_vec3f, z) == 8, "vec3f: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_scn_instance_quaternion) == 16 && offsetof(relic_scn_instance_quaternion, x) == 4 && offsetof(relic_scn_instance_quaternion, y) == 8 && offsetof(relic_scn_instance_quaternion, z) == 12, "quaternion: C layout is file layout (arrays are copied with memcpy)");
-_Static_assert(sizeof(relic_scn_instance_instance) == 36 && offsetof(relic_scn_instance_instance, rotation) == 12 && offsetof(relic_scn_instance_instance, scale) == 28 && offsetof(relic_scn_instance_instance, flags) == 32, "instance: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_scn_instance_file) == 36 && offsetof(relic_scn_instance_file, rotation) == 12 && offsetof(relic_scn_instance_file, scale) == 28 && offsetof(relic_scn_instance_file, flags) == 32, "instance: C layout is file layout (arrays are copied with memcpy)");
 
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
@@ -19,7 +19,7 @@ typedef struct relic_scn_instance_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_scn_instance_instance *root;
+    relic_scn_instance_file *root;
     relic_scn_instance_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_instance_rctx;
@@ -43,7 +43,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_quaternion(relic_scn_insta
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_instance(relic_scn_instance_rctx *c, uint64_t pos, relic_scn_instance_instance *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_instance(relic_scn_instance_rctx *c, uint64_t pos, relic_scn_instance_file *m, const int dec)
 {
     relic_status st;
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "position", "vec3f", 12u);
@@ -60,18 +60,15 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_instance(relic_scn_instanc
 
 relic_status relic_scn_instance_validate(const uint8_t *data, size_t size, relic_scn_instance_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_scn_instance_view){ .base = data, .size = size };
     relic_scn_instance_rctx c = { data, size, err, &out->values, out, NULL };
     relic_status st = rd_instance(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_scn_instance_decode(const relic_scn_instance_view *v, relic_arena *a, relic_scn_instance_instance *out, relic_error *err)
+relic_status relic_scn_instance_decode(const relic_scn_instance_view *v, relic_arena *a, relic_scn_instance_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -84,7 +81,7 @@ relic_status relic_scn_instance_decode(const relic_scn_instance_view *v, relic_a
 typedef struct relic_scn_instance_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_scn_instance_instance *root;
+    const relic_scn_instance_file *root;
 } relic_scn_instance_wctx;
 
 static inline void put_vec3f(uint8_t *p, const relic_scn_instance_vec3f *m)
@@ -102,7 +99,7 @@ static inline void put_quaternion(uint8_t *p, const relic_scn_instance_quaternio
     relic_store_f32le(p + 12, m->z);
 }
 
-static relic_status put_instance(relic_scn_instance_wctx *c, const relic_scn_instance_instance *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_instance(relic_scn_instance_wctx *c, const relic_scn_instance_file *m, uint64_t pos, uint64_t *size_out)
 {
     put_vec3f(c->base + pos, &m->position);
     put_quaternion(c->base + pos + 12, &m->rotation);
@@ -112,21 +109,27 @@ static relic_status put_instance(relic_scn_instance_wctx *c, const relic_scn_ins
     return RELIC_OK;
 }
 
-relic_status relic_scn_instance_write(const relic_scn_instance_instance *model, relic_buf *out, relic_error *err)
+relic_status relic_scn_instance_write(const relic_scn_instance_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    relic_scn_instance_instance copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_scn_instance_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    RELIC_GEN_ERR_CLEARED(err);
+    relic_scn_instance_file copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_scn_instance_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
     const uint64_t cur = 36u;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_instance(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_scn_instance_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_scn_instance_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_scn_instance_write(model, out, err); }
+
+const relic_gen_ops relic_scn_instance_ops = {
+    "scn_instance", relic_scn_instance_extensions, NULL, sizeof(relic_scn_instance_view), sizeof(relic_scn_instance_file),
+    validate_any, decode_any, NULL, write_any,
+};

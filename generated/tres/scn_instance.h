@@ -30,14 +30,14 @@ typedef struct relic_scn_instance_quaternion {
     float z;
 } relic_scn_instance_quaternion;
 
-#define RELIC_SCN_INSTANCE_INSTANCE_SIZE 36
+#define RELIC_SCN_INSTANCE_FILE_SIZE 36
 /** The state of one instance (Trespasser file formats, InstanceUpdateBlock). Model form: plain C values. */
-typedef struct relic_scn_instance_instance {
+typedef struct relic_scn_instance_file {
     relic_scn_instance_vec3f position; /**< Position, metres */
     relic_scn_instance_quaternion rotation; /**< Orientation */
     float scale; /**< Scale */
     uint32_t flags; /**< Flags (unknown; similar to the partition flags) */
-} relic_scn_instance_instance;
+} relic_scn_instance_file;
 
 typedef struct relic_scn_instance_vec3f_view { const uint8_t *p; } relic_scn_instance_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 enum { RELIC_SCN_INSTANCE_VEC3F_X_POS = 0, RELIC_SCN_INSTANCE_VEC3F_Y_POS = 4,
@@ -54,20 +54,20 @@ static inline float relic_scn_instance_quaternion_x(relic_scn_instance_quaternio
 static inline float relic_scn_instance_quaternion_y(relic_scn_instance_quaternion_view v) { return relic_load_f32le(v.p + 8); }
 static inline float relic_scn_instance_quaternion_z(relic_scn_instance_quaternion_view v) { return relic_load_f32le(v.p + 12); }
 
-typedef struct relic_scn_instance_instance_view { const uint8_t *p; } relic_scn_instance_instance_view; /**< a validated instance (36 bytes in the file), zero-copy */
-enum { RELIC_SCN_INSTANCE_INSTANCE_POSITION_POS = 0, RELIC_SCN_INSTANCE_INSTANCE_ROTATION_POS = 12,
-       RELIC_SCN_INSTANCE_INSTANCE_SCALE_POS = 28, RELIC_SCN_INSTANCE_INSTANCE_FLAGS_POS = 32, }; /**< byte positions of the fields of instance */
-static inline relic_scn_instance_vec3f_view relic_scn_instance_instance_position(relic_scn_instance_instance_view v) { relic_scn_instance_vec3f_view r = { v.p + 0 }; return r; }
-static inline relic_scn_instance_quaternion_view relic_scn_instance_instance_rotation(relic_scn_instance_instance_view v) { relic_scn_instance_quaternion_view r = { v.p + 12 }; return r; }
-static inline float relic_scn_instance_instance_scale(relic_scn_instance_instance_view v) { return relic_load_f32le(v.p + 28); }
-static inline uint32_t relic_scn_instance_instance_flags(relic_scn_instance_instance_view v) { return relic_load_u32le(v.p + 32); }
+typedef struct relic_scn_instance_file_view { const uint8_t *p; } relic_scn_instance_file_view; /**< a validated instance (36 bytes in the file), zero-copy */
+enum { RELIC_SCN_INSTANCE_FILE_POSITION_POS = 0, RELIC_SCN_INSTANCE_FILE_ROTATION_POS = 12,
+       RELIC_SCN_INSTANCE_FILE_SCALE_POS = 28, RELIC_SCN_INSTANCE_FILE_FLAGS_POS = 32, }; /**< byte positions of the fields of instance */
+static inline relic_scn_instance_vec3f_view relic_scn_instance_file_position(relic_scn_instance_file_view v) { relic_scn_instance_vec3f_view r = { v.p + 0 }; return r; }
+static inline relic_scn_instance_quaternion_view relic_scn_instance_file_rotation(relic_scn_instance_file_view v) { relic_scn_instance_quaternion_view r = { v.p + 12 }; return r; }
+static inline float relic_scn_instance_file_scale(relic_scn_instance_file_view v) { return relic_load_f32le(v.p + 28); }
+static inline uint32_t relic_scn_instance_file_flags(relic_scn_instance_file_view v) { return relic_load_u32le(v.p + 32); }
 
 /** A validated scn_instance file: the bytes, and where each top-level member lies.
  *  Only relic_scn_instance_validate() fills one; its accessors then need no checks. */
 typedef struct relic_scn_instance_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_scn_instance_instance values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_scn_instance_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *position; /**< start of position in base, NULL when absent */
     const uint8_t *rotation; /**< start of rotation in base, NULL when absent */
 } relic_scn_instance_view;
@@ -84,23 +84,31 @@ relic_status relic_scn_instance_validate(const uint8_t *data, size_t size, relic
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_scn_instance_decode(const relic_scn_instance_view *v, relic_arena *a, relic_scn_instance_instance *out, relic_error *err);
+relic_status relic_scn_instance_decode(const relic_scn_instance_view *v, relic_arena *a, relic_scn_instance_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_scn_instance_write(const relic_scn_instance_instance *m, relic_buf *out, relic_error *err);
+relic_status relic_scn_instance_write(const relic_scn_instance_file *m, relic_buf *out, relic_error *err);
+
+/** The entry points above, type-erased over the view and model (relic_gen.h,
+ *  relic_gen_ops): name, extensions, detection, sizes, validate, decode, write. */
+extern const struct relic_gen_ops relic_scn_instance_ops;
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_scn_instance_json_print(const relic_scn_instance_instance *m, relic_buf *out, relic_error *err);
+relic_status relic_scn_instance_json_print(const relic_scn_instance_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_scn_instance_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_scn_instance_json_read(const char *text, size_t len, relic_arena *a, relic_scn_instance_instance *out, relic_error *err);
+relic_status relic_scn_instance_json_read(const char *text, size_t len, relic_arena *a, relic_scn_instance_file *out, relic_error *err);
+
+/** The scn_instance model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
+ *  scn_instance file to get a mutated file, e.g. relic_mutate(&relic_scn_instance_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
+extern const struct relic_mut_format relic_scn_instance_mutator;
 
 
 #ifdef __cplusplus

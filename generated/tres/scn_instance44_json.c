@@ -22,21 +22,21 @@ static const relic_jt_field quaternion_fields[] = {
 static const relic_jt_struct quaternion_json = { quaternion_fields, 4, sizeof(relic_scn_instance44_quaternion), _Alignof(relic_scn_instance44_quaternion), 1, NULL, NULL };
 
 static const relic_jt_field instance_fields[] = {
-    { "position", offsetof(relic_scn_instance44_instance, position), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
-    { "rotation", offsetof(relic_scn_instance44_instance, rotation), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &quaternion_json, NULL, NULL },
-    { "scale", offsetof(relic_scn_instance44_instance, scale), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "flags", offsetof(relic_scn_instance44_instance, flags), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "unknown1", offsetof(relic_scn_instance44_instance, unknown1), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "unknown2", offsetof(relic_scn_instance44_instance, unknown2), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "position", offsetof(relic_scn_instance44_file, position), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
+    { "rotation", offsetof(relic_scn_instance44_file, rotation), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &quaternion_json, NULL, NULL },
+    { "scale", offsetof(relic_scn_instance44_file, scale), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "flags", offsetof(relic_scn_instance44_file, flags), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "unknown1", offsetof(relic_scn_instance44_file, unknown1), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "unknown2", offsetof(relic_scn_instance44_file, unknown2), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
 };
-static const relic_jt_struct instance_json = { instance_fields, 6, sizeof(relic_scn_instance44_instance), _Alignof(relic_scn_instance44_instance), 0, "scn_instance44", NULL };
+static const relic_jt_struct instance_json = { instance_fields, 6, sizeof(relic_scn_instance44_file), _Alignof(relic_scn_instance44_file), 0, "scn_instance44", NULL };
 
-relic_status relic_scn_instance44_json_print(const relic_scn_instance44_instance *m, relic_buf *out, relic_error *err)
+relic_status relic_scn_instance44_json_print(const relic_scn_instance44_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&instance_json, m, out, err);
 }
 
-relic_status relic_scn_instance44_json_read(const char *text, size_t len, relic_arena *a, relic_scn_instance44_instance *out, relic_error *err)
+relic_status relic_scn_instance44_json_read(const char *text, size_t len, relic_arena *a, relic_scn_instance44_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&instance_json, text, len, a, out, err);
 }

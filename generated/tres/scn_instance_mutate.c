@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "scn_instance.h"
-#include "scn_instance_mutate.h"
-
 
 static const relic_mut_field fields_vec3f[] = {
     { "x", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_scn_instance_vec3f, x), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
@@ -25,41 +25,21 @@ static const relic_mut_field fields_quaternion[] = {
 };
 
 static const relic_mut_field fields_instance[] = {
-    { "position", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_scn_instance_instance, position), 0, sizeof(relic_scn_instance_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
-    { "rotation", RELIC_MUT_STRUCT, 0, 0, 1, -1, 1u, offsetof(relic_scn_instance_instance, rotation), 0, sizeof(relic_scn_instance_quaternion), NULL, 0, 0, 0, 0, 0, 0 },
-    { "scale", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_scn_instance_instance, scale), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "flags", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_scn_instance_instance, flags), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "position", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_scn_instance_file, position), 0, sizeof(relic_scn_instance_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
+    { "rotation", RELIC_MUT_STRUCT, 0, 0, 1, -1, 1u, offsetof(relic_scn_instance_file, rotation), 0, sizeof(relic_scn_instance_quaternion), NULL, 0, 0, 0, 0, 0, 0 },
+    { "scale", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_scn_instance_file, scale), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "flags", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_scn_instance_file, flags), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
     { "vec3f", sizeof(relic_scn_instance_vec3f), fields_vec3f, 3 },
     { "quaternion", sizeof(relic_scn_instance_quaternion), fields_quaternion, 4 },
-    { "instance", sizeof(relic_scn_instance_instance), fields_instance, 4 },
+    { "instance", sizeof(relic_scn_instance_file), fields_instance, 4 },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_scn_instance_view v;
-    relic_status st = relic_scn_instance_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_scn_instance_instance *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_scn_instance_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_scn_instance_write((const relic_scn_instance_instance *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_scn_instance_view v;
-    return relic_scn_instance_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_scn_instance_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_scn_instance_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_scn_instance_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_scn_instance_mutator = {
     "scn_instance", structs, 3, 2, NULL, 0, mut_load, mut_write, mut_validate,

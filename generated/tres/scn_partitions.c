@@ -18,7 +18,7 @@ typedef struct relic_scn_partitions_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_scn_partitions_partitions *root;
+    relic_scn_partitions_file *root;
     relic_scn_partitions_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_partitions_rctx;
@@ -42,7 +42,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_partition(relic_scn_partit
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_partitions(relic_scn_partitions_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_partitions_partitions *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_partitions(relic_scn_partitions_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_partitions_file *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -65,11 +65,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_partitions(relic_scn_parti
 
 relic_status relic_scn_partitions_validate(const uint8_t *data, size_t size, relic_scn_partitions_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_scn_partitions_view){ .base = data, .size = size };
     relic_scn_partitions_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
     relic_status st = rd_partitions(&c, 0, &sz, &out->values, 0);
@@ -77,7 +74,7 @@ relic_status relic_scn_partitions_validate(const uint8_t *data, size_t size, rel
     return st;
 }
 
-relic_status relic_scn_partitions_decode(const relic_scn_partitions_view *v, relic_arena *a, relic_scn_partitions_partitions *out, relic_error *err)
+relic_status relic_scn_partitions_decode(const relic_scn_partitions_view *v, relic_arena *a, relic_scn_partitions_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -91,10 +88,10 @@ relic_status relic_scn_partitions_decode(const relic_scn_partitions_view *v, rel
 typedef struct relic_scn_partitions_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_scn_partitions_partitions *root;
+    const relic_scn_partitions_file *root;
 } relic_scn_partitions_wctx;
 
-static uint64_t sz_partitions(const relic_scn_partitions_partitions *m)
+static uint64_t sz_partitions(const relic_scn_partitions_file *m)
 {
     uint64_t t = 0;
     t += 1u;
@@ -116,36 +113,41 @@ static inline void put_partition(uint8_t *p, const relic_scn_partitions_partitio
     put_vec3f(p + 16, &m->size);
 }
 
-static relic_status put_partitions(relic_scn_partitions_wctx *c, const relic_scn_partitions_partitions *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_partitions(relic_scn_partitions_wctx *c, const relic_scn_partitions_file *m, uint64_t pos, uint64_t *size_out)
 {
+    uint64_t n;
     uint64_t cur = pos;
     relic_store_u8(c->base + pos, m->kind);
     cur = pos + 1;
-    { /* entries */
-        const uint64_t n = m->entries_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->entries, (size_t)(n * 28u)); }
-        else for (uint64_t k = 0; k < n; k++) put_partition(c->base + cur + k * 28, &m->entries[k]);
-        cur += n * 28u;
-    }
+    n = m->entries_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->entries, (size_t)(n * 28u)); }
+    else for (uint64_t k = 0; k < n; k++) put_partition(c->base + cur + k * 28, &m->entries[k]);
+    cur += n * 28u;
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-relic_status relic_scn_partitions_write(const relic_scn_partitions_partitions *model, relic_buf *out, relic_error *err)
+relic_status relic_scn_partitions_write(const relic_scn_partitions_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    relic_scn_partitions_partitions copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_scn_partitions_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    RELIC_GEN_ERR_CLEARED(err);
+    relic_scn_partitions_file copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_scn_partitions_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
     const uint64_t cur = sz_partitions(m);
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_partitions(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_scn_partitions_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_scn_partitions_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_scn_partitions_write(model, out, err); }
+
+const relic_gen_ops relic_scn_partitions_ops = {
+    "scn_partitions", relic_scn_partitions_extensions, NULL, sizeof(relic_scn_partitions_view), sizeof(relic_scn_partitions_file),
+    validate_any, decode_any, NULL, write_any,
+};

@@ -30,11 +30,11 @@ typedef struct relic_scn_partitions_partition {
 } relic_scn_partitions_partition;
 
 /** The Partitions section: a leading byte, then boxes to the end of the section. Model form: plain C values; its size in the file varies. */
-typedef struct relic_scn_partitions_partitions {
+typedef struct relic_scn_partitions_file {
     uint8_t kind; /**< Leading byte (1 in every known file) */
     relic_scn_partitions_partition *entries; /**< Partition boxes */
     size_t entries_count; /**< number of elements in entries */
-} relic_scn_partitions_partitions;
+} relic_scn_partitions_file;
 
 typedef struct relic_scn_partitions_vec3f_view { const uint8_t *p; } relic_scn_partitions_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 enum { RELIC_SCN_PARTITIONS_VEC3F_X_POS = 0, RELIC_SCN_PARTITIONS_VEC3F_Y_POS = 4,
@@ -55,7 +55,7 @@ static inline relic_scn_partitions_vec3f_view relic_scn_partitions_partition_siz
 typedef struct relic_scn_partitions_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_scn_partitions_partitions values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_scn_partitions_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *entries; /**< start of entries in base, NULL when absent */
     size_t entries_count; /**< elements of entries */
 } relic_scn_partitions_view;
@@ -71,23 +71,31 @@ relic_status relic_scn_partitions_validate(const uint8_t *data, size_t size, rel
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_scn_partitions_decode(const relic_scn_partitions_view *v, relic_arena *a, relic_scn_partitions_partitions *out, relic_error *err);
+relic_status relic_scn_partitions_decode(const relic_scn_partitions_view *v, relic_arena *a, relic_scn_partitions_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_scn_partitions_write(const relic_scn_partitions_partitions *m, relic_buf *out, relic_error *err);
+relic_status relic_scn_partitions_write(const relic_scn_partitions_file *m, relic_buf *out, relic_error *err);
+
+/** The entry points above, type-erased over the view and model (relic_gen.h,
+ *  relic_gen_ops): name, extensions, detection, sizes, validate, decode, write. */
+extern const struct relic_gen_ops relic_scn_partitions_ops;
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_scn_partitions_json_print(const relic_scn_partitions_partitions *m, relic_buf *out, relic_error *err);
+relic_status relic_scn_partitions_json_print(const relic_scn_partitions_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_scn_partitions_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_scn_partitions_json_read(const char *text, size_t len, relic_arena *a, relic_scn_partitions_partitions *out, relic_error *err);
+relic_status relic_scn_partitions_json_read(const char *text, size_t len, relic_arena *a, relic_scn_partitions_file *out, relic_error *err);
+
+/** The scn_partitions model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
+ *  scn_partitions file to get a mutated file, e.g. relic_mutate(&relic_scn_partitions_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
+extern const struct relic_mut_format relic_scn_partitions_mutator;
 
 
 #ifdef __cplusplus

@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "scn_partitions24.h"
-#include "scn_partitions24_mutate.h"
-
 
 static const relic_mut_field fields_vec3f[] = {
     { "x", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_scn_partitions24_vec3f, x), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
@@ -23,39 +23,19 @@ static const relic_mut_field fields_partition[] = {
 };
 
 static const relic_mut_field fields_partitions[] = {
-    { "kind", RELIC_MUT_INT, 0, 1, -1, -1, 1u, offsetof(relic_scn_partitions24_partitions, kind), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
-    { "entries", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_scn_partitions24_partitions, entries), offsetof(relic_scn_partitions24_partitions, entries_count), sizeof(relic_scn_partitions24_partition), NULL, 0, 0, 0, 0, 0, 0 },
+    { "kind", RELIC_MUT_INT, 0, 1, -1, -1, 1u, offsetof(relic_scn_partitions24_file, kind), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "entries", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_scn_partitions24_file, entries), offsetof(relic_scn_partitions24_file, entries_count), sizeof(relic_scn_partitions24_partition), NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
     { "vec3f", sizeof(relic_scn_partitions24_vec3f), fields_vec3f, 3 },
     { "partition", sizeof(relic_scn_partitions24_partition), fields_partition, 2 },
-    { "partitions", sizeof(relic_scn_partitions24_partitions), fields_partitions, 2 },
+    { "partitions", sizeof(relic_scn_partitions24_file), fields_partitions, 2 },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_scn_partitions24_view v;
-    relic_status st = relic_scn_partitions24_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_scn_partitions24_partitions *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_scn_partitions24_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_scn_partitions24_write((const relic_scn_partitions24_partitions *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_scn_partitions24_view v;
-    return relic_scn_partitions24_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_scn_partitions24_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_scn_partitions24_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_scn_partitions24_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_scn_partitions24_mutator = {
     "scn_partitions24", structs, 3, 2, NULL, 0, mut_load, mut_write, mut_validate,

@@ -21,17 +21,17 @@ static const relic_jt_field partition_fields[] = {
 static const relic_jt_struct partition_json = { partition_fields, 3, sizeof(relic_scn_partitions_partition), _Alignof(relic_scn_partitions_partition), 0, NULL, NULL };
 
 static const relic_jt_field partitions_fields[] = {
-    { "kind", offsetof(relic_scn_partitions_partitions, kind), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "entries", offsetof(relic_scn_partitions_partitions, entries), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_scn_partitions_partitions, entries_count), &partition_json, NULL, NULL },
+    { "kind", offsetof(relic_scn_partitions_file, kind), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "entries", offsetof(relic_scn_partitions_file, entries), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_scn_partitions_file, entries_count), &partition_json, NULL, NULL },
 };
-static const relic_jt_struct partitions_json = { partitions_fields, 2, sizeof(relic_scn_partitions_partitions), _Alignof(relic_scn_partitions_partitions), 0, "scn_partitions", NULL };
+static const relic_jt_struct partitions_json = { partitions_fields, 2, sizeof(relic_scn_partitions_file), _Alignof(relic_scn_partitions_file), 0, "scn_partitions", NULL };
 
-relic_status relic_scn_partitions_json_print(const relic_scn_partitions_partitions *m, relic_buf *out, relic_error *err)
+relic_status relic_scn_partitions_json_print(const relic_scn_partitions_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&partitions_json, m, out, err);
 }
 
-relic_status relic_scn_partitions_json_read(const char *text, size_t len, relic_arena *a, relic_scn_partitions_partitions *out, relic_error *err)
+relic_status relic_scn_partitions_json_read(const char *text, size_t len, relic_arena *a, relic_scn_partitions_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&partitions_json, text, len, a, out, err);
 }

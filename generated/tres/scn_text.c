@@ -16,12 +16,12 @@ typedef struct relic_scn_text_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_scn_text_text *root;
+    relic_scn_text_file *root;
     relic_scn_text_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_text_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_text(relic_scn_text_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_text_text *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_text(relic_scn_text_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_text_file *m, const int dec)
 {
     uint64_t cur = pos;
     cur = pos;
@@ -39,11 +39,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_text(relic_scn_text_rctx *
 
 relic_status relic_scn_text_validate(const uint8_t *data, size_t size, relic_scn_text_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_scn_text_view){ .base = data, .size = size };
     relic_scn_text_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
     relic_status st = rd_text(&c, 0, &sz, &out->values, 0);
@@ -51,7 +48,7 @@ relic_status relic_scn_text_validate(const uint8_t *data, size_t size, relic_scn
     return st;
 }
 
-relic_status relic_scn_text_decode(const relic_scn_text_view *v, relic_arena *a, relic_scn_text_text *out, relic_error *err)
+relic_status relic_scn_text_decode(const relic_scn_text_view *v, relic_arena *a, relic_scn_text_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -65,44 +62,49 @@ relic_status relic_scn_text_decode(const relic_scn_text_view *v, relic_arena *a,
 typedef struct relic_scn_text_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_scn_text_text *root;
+    const relic_scn_text_file *root;
 } relic_scn_text_wctx;
 
-static uint64_t sz_text(const relic_scn_text_text *m)
+static uint64_t sz_text(const relic_scn_text_file *m)
 {
     uint64_t t = 0;
     t += ((uint64_t)m->text_count * 1u);
     return t;
 }
 
-static relic_status put_text(relic_scn_text_wctx *c, const relic_scn_text_text *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_text(relic_scn_text_wctx *c, const relic_scn_text_file *m, uint64_t pos, uint64_t *size_out)
 {
+    uint64_t n;
     uint64_t cur = pos;
     cur = pos;
-    { /* text */
-        const uint64_t n = m->text_count;
-        if (n) memcpy(c->base + cur, m->text, (size_t)n);
-        cur += n;
-    }
+    n = m->text_count;
+    if (n) memcpy(c->base + cur, m->text, (size_t)n);
+    cur += n;
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-relic_status relic_scn_text_write(const relic_scn_text_text *model, relic_buf *out, relic_error *err)
+relic_status relic_scn_text_write(const relic_scn_text_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    relic_scn_text_text copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_scn_text_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    RELIC_GEN_ERR_CLEARED(err);
+    relic_scn_text_file copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_scn_text_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
     const uint64_t cur = sz_text(m);
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_text(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_scn_text_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_scn_text_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_scn_text_write(model, out, err); }
+
+const relic_gen_ops relic_scn_text_ops = {
+    "scn_text", relic_scn_text_extensions, NULL, sizeof(relic_scn_text_view), sizeof(relic_scn_text_file),
+    validate_any, decode_any, NULL, write_any,
+};

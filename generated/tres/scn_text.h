@@ -14,17 +14,17 @@ extern "C" {
 extern const char *const relic_scn_text_extensions[];
 
 /** A name section. Model form: plain C values; its size in the file varies. */
-typedef struct relic_scn_text_text {
+typedef struct relic_scn_text_file {
     char *text; /**< The name, NUL-terminated, and any bytes after it */
     size_t text_count; /**< number of elements in text */
-} relic_scn_text_text;
+} relic_scn_text_file;
 
 /** A validated scn_text file: the bytes, and where each top-level member lies.
  *  Only relic_scn_text_validate() fills one; its accessors then need no checks. */
 typedef struct relic_scn_text_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_scn_text_text values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_scn_text_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *text; /**< start of text in base, NULL when absent */
     size_t text_count; /**< elements of text */
 } relic_scn_text_view;
@@ -39,23 +39,31 @@ relic_status relic_scn_text_validate(const uint8_t *data, size_t size, relic_scn
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_scn_text_decode(const relic_scn_text_view *v, relic_arena *a, relic_scn_text_text *out, relic_error *err);
+relic_status relic_scn_text_decode(const relic_scn_text_view *v, relic_arena *a, relic_scn_text_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_scn_text_write(const relic_scn_text_text *m, relic_buf *out, relic_error *err);
+relic_status relic_scn_text_write(const relic_scn_text_file *m, relic_buf *out, relic_error *err);
+
+/** The entry points above, type-erased over the view and model (relic_gen.h,
+ *  relic_gen_ops): name, extensions, detection, sizes, validate, decode, write. */
+extern const struct relic_gen_ops relic_scn_text_ops;
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_scn_text_json_print(const relic_scn_text_text *m, relic_buf *out, relic_error *err);
+relic_status relic_scn_text_json_print(const relic_scn_text_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_scn_text_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_scn_text_json_read(const char *text, size_t len, relic_arena *a, relic_scn_text_text *out, relic_error *err);
+relic_status relic_scn_text_json_read(const char *text, size_t len, relic_arena *a, relic_scn_text_file *out, relic_error *err);
+
+/** The scn_text model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
+ *  scn_text file to get a mutated file, e.g. relic_mutate(&relic_scn_text_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
+extern const struct relic_mut_format relic_scn_text_mutator;
 
 
 #ifdef __cplusplus

@@ -7,41 +7,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "scn_text.h"
-#include "scn_text_mutate.h"
-
 
 static const relic_mut_field fields_text[] = {
-    { "text", RELIC_MUT_CHAR, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 0, 1u, offsetof(relic_scn_text_text, text), offsetof(relic_scn_text_text, text_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "text", RELIC_MUT_CHAR, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 0, 1u, offsetof(relic_scn_text_file, text), offsetof(relic_scn_text_file, text_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
-    { "text", sizeof(relic_scn_text_text), fields_text, 1 },
+    { "text", sizeof(relic_scn_text_file), fields_text, 1 },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_scn_text_view v;
-    relic_status st = relic_scn_text_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_scn_text_text *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_scn_text_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_scn_text_write((const relic_scn_text_text *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_scn_text_view v;
-    return relic_scn_text_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_scn_text_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_scn_text_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_scn_text_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_scn_text_mutator = {
     "scn_text", structs, 1, 0, NULL, 0, mut_load, mut_write, mut_validate,

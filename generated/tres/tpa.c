@@ -254,11 +254,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_tpa(relic_tpa_rctx *c, uin
 
 relic_status relic_tpa_validate(const uint8_t *data, size_t size, relic_tpa_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_tpa_view){ .base = data, .size = size };
     relic_tpa_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
     relic_status st = rd_tpa(&c, 0, &sz, &out->values, 0);
@@ -355,45 +352,36 @@ static inline void put_id_entry(uint8_t *p, const relic_tpa_id_entry *m)
 static relic_status put_sample(relic_tpa_wctx *c, const relic_tpa_sample *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
+    uint64_t n;
     uint64_t cur = pos;
     put_sample_header(c->base + pos, &m->header);
     cur = pos + 36;
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
-    { /* caption_gap */
-        if ((st = relic_gen_count(c->err, cur, "caption_gap", "header.caption_offset - 36", relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36)), m->caption_gap_count)) != RELIC_OK) return st;
-        const uint64_t n = m->caption_gap_count;
-        if (n) memcpy(c->base + cur, m->caption_gap, (size_t)n);
-        cur += n;
-    }
+    if ((st = relic_gen_count(c->err, cur, "caption_gap", "header.caption_offset - 36", relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36)), m->caption_gap_count)) != RELIC_OK) return st;
+    n = m->caption_gap_count;
+    if (n) memcpy(c->base + cur, m->caption_gap, (size_t)n);
+    cur += n;
     relic_store_u32le(c->base + cur, m->caption_length);
     relic_store_u32le(c->base + cur + 4, m->caption_count);
     cur = cur + 8;
-    { /* caption_text */
-        if ((st = relic_gen_count(c->err, cur, "caption_text", "caption_length - 4", relic_gen_sub(((int64_t)m->caption_length), INT64_C(4)), m->caption_text_count)) != RELIC_OK) return st;
-        const uint64_t n = m->caption_text_count;
-        if (n) memcpy(c->base + cur, m->caption_text, (size_t)n);
-        cur += n;
-    }
-    { /* caption_data_gap */
-        if ((st = relic_gen_count(c->err, cur, "caption_data_gap", "header.data_offset - header.caption_offset - 4 - caption_length", relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length)), m->caption_data_gap_count)) != RELIC_OK) return st;
-        const uint64_t n = m->caption_data_gap_count;
-        if (n) memcpy(c->base + cur, m->caption_data_gap, (size_t)n);
-        cur += n;
-    }
+    if ((st = relic_gen_count(c->err, cur, "caption_text", "caption_length - 4", relic_gen_sub(((int64_t)m->caption_length), INT64_C(4)), m->caption_text_count)) != RELIC_OK) return st;
+    n = m->caption_text_count;
+    if (n) memcpy(c->base + cur, m->caption_text, (size_t)n);
+    cur += n;
+    if ((st = relic_gen_count(c->err, cur, "caption_data_gap", "header.data_offset - header.caption_offset - 4 - caption_length", relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length)), m->caption_data_gap_count)) != RELIC_OK) return st;
+    n = m->caption_data_gap_count;
+    if (n) memcpy(c->base + cur, m->caption_data_gap, (size_t)n);
+    cur += n;
     } else {
-    { /* data_gap */
-        if ((st = relic_gen_count(c->err, cur, "data_gap", "header.data_offset - 36", relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36)), m->data_gap_count)) != RELIC_OK) return st;
-        const uint64_t n = m->data_gap_count;
-        if (n) memcpy(c->base + cur, m->data_gap, (size_t)n);
-        cur += n;
+    if ((st = relic_gen_count(c->err, cur, "data_gap", "header.data_offset - 36", relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36)), m->data_gap_count)) != RELIC_OK) return st;
+    n = m->data_gap_count;
+    if (n) memcpy(c->base + cur, m->data_gap, (size_t)n);
+    cur += n;
     }
-    }
-    { /* data */
-        if ((st = relic_gen_count(c->err, cur, "data", "header.data_size", ((int64_t)m->header.data_size), m->data_count)) != RELIC_OK) return st;
-        const uint64_t n = m->data_count;
-        if (n) memcpy(c->base + cur, m->data, (size_t)n);
-        cur += n;
-    }
+    if ((st = relic_gen_count(c->err, cur, "data", "header.data_size", ((int64_t)m->header.data_size), m->data_count)) != RELIC_OK) return st;
+    n = m->data_count;
+    if (n) memcpy(c->base + cur, m->data, (size_t)n);
+    cur += n;
     *size_out = cur - pos;
     return RELIC_OK;
 }
@@ -431,48 +419,38 @@ static relic_status put_tpa(relic_tpa_wctx *c, const relic_tpa_file *m, uint64_t
 {
     relic_status st;
     uint64_t sz = 0;
+    uint64_t n;
     uint64_t cur = pos;
     put_header(c->base + pos, &m->header);
     cur = pos + 24;
-    { /* ids */
-        if ((st = relic_gen_count(c->err, cur, "ids", "header.id_count", ((int64_t)m->header.id_count), m->ids_count)) != RELIC_OK) return st;
-        const uint64_t n = m->ids_count;
-        for (uint64_t k = 0; k < n; k++) put_id_entry(c->base + cur + k * 56, &m->ids[k]);
-        cur += n * 56u;
-    }
-    { /* samples */
-        if ((st = relic_gen_count(c->err, cur, "samples", "header.sample_count", ((int64_t)m->header.sample_count), m->samples_count)) != RELIC_OK) return st;
-        const uint64_t n = m->samples_count;
-        {
-            uint64_t q = cur;
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = put_sample(c, &m->samples[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "samples", (int64_t)k);
-                q += sz;
-            }
-            cur = q;
+    if ((st = relic_gen_count(c->err, cur, "ids", "header.id_count", ((int64_t)m->header.id_count), m->ids_count)) != RELIC_OK) return st;
+    n = m->ids_count;
+    for (uint64_t k = 0; k < n; k++) put_id_entry(c->base + cur + k * 56, &m->ids[k]);
+    cur += n * 56u;
+    if ((st = relic_gen_count(c->err, cur, "samples", "header.sample_count", ((int64_t)m->header.sample_count), m->samples_count)) != RELIC_OK) return st;
+    n = m->samples_count;
+    {
+        uint64_t q = cur;
+        for (uint64_t k = 0; k < n; k++) {
+            if ((st = put_sample(c, &m->samples[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "samples", (int64_t)k);
+            q += sz;
         }
+        cur = q;
     }
-    { /* collisions */
-        const uint64_t at = c->at[0];
-        if ((st = relic_gen_count(c->err, at, "collisions", "header.collision_count", ((int64_t)m->header.collision_count), m->collisions_count)) != RELIC_OK) return st;
-        const uint64_t n = m->collisions_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->collisions, (size_t)(n * 152u)); }
-        else for (uint64_t k = 0; k < n; k++) put_collision(c->base + at + k * 152, &m->collisions[k]);
-    }
+    if ((st = relic_gen_count(c->err, c->at[0], "collisions", "header.collision_count", ((int64_t)m->header.collision_count), m->collisions_count)) != RELIC_OK) return st;
+    n = m->collisions_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + c->at[0], m->collisions, (size_t)(n * 152u)); }
+    else for (uint64_t k = 0; k < n; k++) put_collision(c->base + c->at[0] + k * 152, &m->collisions[k]);
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
 relic_status relic_tpa_write(const relic_tpa_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
+    RELIC_GEN_ERR_CLEARED(err);
     relic_tpa_file copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_tpa_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    relic_tpa_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
-    uint64_t d;
     c->size[0] = ((uint64_t)m->collisions_count * 152u);
     const uint64_t held[1] = {
         m->header.collision_offset
@@ -480,21 +458,25 @@ relic_status relic_tpa_write(const relic_tpa_file *model, relic_buf *out, relic_
     uint64_t cur;
     if ((st = relic_gen_layout(err, sz_tpa(m), 1, held, c->size, c->at, &cur)) != RELIC_OK) return st;
     const uint64_t total = cur;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->samples_count, UINT64_C(4294967295), "sample_count", "u32")) != RELIC_OK) return st;
-    m->header.sample_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = 24u, UINT64_C(4294967295), "id_table_offset", "u32")) != RELIC_OK) return st;
-    m->header.id_table_offset = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->collisions_count, UINT64_C(4294967295), "collision_count", "u32")) != RELIC_OK) return st;
-    m->header.collision_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->collisions_count == 0 && (uint64_t)m->header.collision_offset <= total) ? (uint64_t)m->header.collision_offset : c->at[0], UINT64_C(4294967295), "collision_offset", "u32")) != RELIC_OK) return st;
-    m->header.collision_offset = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->ids_count, UINT64_C(4294967295), "id_count", "u32")) != RELIC_OK) return st;
-    m->header.id_count = (uint32_t)d;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
+    if ((st = relic_gen_set_u32(c->err, &m->header.sample_count, (uint64_t)m->samples_count, "sample_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.id_table_offset, 24u, "id_table_offset")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.collision_count, (uint64_t)m->collisions_count, "collision_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.collision_offset, (m->collisions_count == 0 && (uint64_t)m->header.collision_offset <= total) ? (uint64_t)m->header.collision_offset : c->at[0], "collision_offset")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.id_count, (uint64_t)m->ids_count, "id_count")) != RELIC_OK) return st;
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_tpa(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_tpa_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_tpa_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_tpa_write(model, out, err); }
+
+const relic_gen_ops relic_tpa_ops = {
+    "tpa", relic_tpa_extensions, &relic_format_tpa, sizeof(relic_tpa_view), sizeof(relic_tpa_file),
+    validate_any, decode_any, NULL, write_any,
+};

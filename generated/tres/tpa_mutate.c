@@ -7,8 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "tpa.h"
-#include "tpa_mutate.h"
 
 static const int64_t values_compression[] = { INT64_C(0), INT64_C(1), INT64_C(2) };
 static const int64_t values_collision_samples[] = { INT64_C(1), INT64_C(2), INT64_C(128) };
@@ -110,29 +111,9 @@ static const relic_mut_patch patches[] = {
     { "header.id_count", 20u, 4, 0, RELIC_MUT_PATCH_DERIVED },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_tpa_view v;
-    relic_status st = relic_tpa_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_tpa_file *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_tpa_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_tpa_write((const relic_tpa_file *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_tpa_view v;
-    return relic_tpa_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_tpa_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_tpa_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_tpa_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_tpa_mutator = {
     "tpa", structs, 7, 6, patches, 6, mut_load, mut_write, mut_validate,

@@ -103,11 +103,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_wtd(relic_wtd_rctx *c, uin
 
 relic_status relic_wtd_validate(const uint8_t *data, size_t size, relic_wtd_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_wtd_view){ .base = data, .size = size };
     relic_wtd_rctx c = { data, size, err, &out->values, out, NULL };
     relic_status st = rd_wtd(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
@@ -178,19 +175,25 @@ static relic_status put_wtd(relic_wtd_wctx *c, const relic_wtd_file *m, uint64_t
 
 relic_status relic_wtd_write(const relic_wtd_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
+    RELIC_GEN_ERR_CLEARED(err);
     relic_wtd_file copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_wtd_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    relic_wtd_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
     const uint64_t cur = 90u;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_wtd(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_wtd_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_wtd_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_wtd_write(model, out, err); }
+
+const relic_gen_ops relic_wtd_ops = {
+    "wtd", relic_wtd_extensions, &relic_format_wtd, sizeof(relic_wtd_view), sizeof(relic_wtd_file),
+    validate_any, decode_any, NULL, write_any,
+};

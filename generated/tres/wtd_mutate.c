@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "wtd.h"
-#include "wtd_mutate.h"
-
 
 static const relic_mut_field fields_quad_rect[] = {
     { "start_x", RELIC_MUT_INT, 0 | RELIC_MUTF_RANGE | RELIC_MUTF_SIGNED, 4, -1, -1, 1u, offsetof(relic_wtd_quad_rect, start_x), 0, 4, NULL, 0, INT64_C(0), INT64_C(65535), 0, 0, 0 },
@@ -62,29 +62,9 @@ static const relic_mut_patch patches[] = {
     { "version", 0u, 2, 1, RELIC_MUT_PATCH_CONST },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_wtd_view v;
-    relic_status st = relic_wtd_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_wtd_file *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_wtd_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_wtd_write((const relic_wtd_file *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_wtd_view v;
-    return relic_wtd_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_wtd_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_wtd_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_wtd_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_wtd_mutator = {
     "wtd", structs, 5, 4, patches, 1, mut_load, mut_write, mut_validate,

@@ -1,12 +1,12 @@
 /* formats.c — the formats the `relic` command handles: one table entry per
- * format (see formats.h). Everything here but the hooks comes from the
- * schema and could be emitted by relic-gen: the detected format and name
- * (the schema's `format` and `detect` lines, generated/registry), the
- * extensions (its `extensions` line, where the command takes more than the
- * library detects: every GFF resource type, the SZDD forms .gr_ and .sc_,
- * RIM beside ERF), and the schema's entry points (validate, decode, write,
- * JSON both ways: RELIC_SCHEMA_OPS). The hooks (fmt_<name>.c) are the
- * hand-written part: info, check rules, other conversions. */
+ * format (see formats.h). The schema formats' entries come from relic-gen:
+ * the detected format and name (the schema's `format` and `detect` lines),
+ * the extensions (its `extensions` line) and the entry points (validate,
+ * decode, layout, write, JSON both ways: relic_<f>_schema_ops, emitted in
+ * generated/<f>_json.c). Written here: the extensions where the command takes
+ * more than the library detects (every GFF resource type, the SZDD forms .gr_
+ * and .sc_, RIM beside ERF), and the hooks (fmt_<name>.c): info, check rules,
+ * other conversions. */
 #include <string.h>
 
 #include "audio_cli.h"
@@ -20,18 +20,6 @@
 #include "relic_tri.h"
 #include "relic_trr.h"
 #include "trn_cli.h"
-
-RELIC_SCHEMA_OPS(bwm, relic_bwm_view, relic_bwm_file, NULL, "walkmesh");
-RELIC_SCHEMA_OPS(cau, relic_cau_view, relic_cau_file, NULL, "sample");
-RELIC_SCHEMA_OPS(pid, relic_pid_view, relic_pid_file, NULL, "PID");
-RELIC_SCHEMA_OPS(tpa, relic_tpa_view, relic_tpa_file, NULL, "bank");
-RELIC_SCHEMA_OPS(key, relic_key_view, relic_key_file, NULL, "KEY");
-RELIC_SCHEMA_OPS(bif, relic_bif_view, relic_bif_file, NULL, "BIF");
-RELIC_SCHEMA_OPS(tlk, relic_tlk_view, relic_tlk_file, NULL, "talk table");
-
-/* TRN: packet sizes and directory offsets are laid out before writing */
-static relic_status trn_layout_(void *m, relic_arena *a, relic_error *e) { return relic_trn_layout((relic_trn_file *)m, a, e); }
-RELIC_SCHEMA_OPS(trn, relic_trn_view, relic_trn_file, trn_layout_, "TRN");
 
 /* Binary extensions of GFF resource types (xoreos, src/aurora/keyfile.cpp, biffile.cpp ResTypes and
  * the corpus); any of them converts to and from JSON. */
@@ -49,14 +37,14 @@ static const char *const tpm_extensions[] = {"tpm", NULL};
 static const char *const tri_extensions[] = {"tri", NULL};
 static const char *const trr_extensions[] = {"trr", NULL};
 
-const cli_format cli_format_bwm = {RELIC_FORMAT_BWM, "bwm", relic_bwm_extensions, &bwm_schema, &cli_bwm_hooks};
-const cli_format cli_format_cau = {RELIC_FORMAT_CAU, "cau", relic_cau_extensions, &cau_schema, &cli_cau_hooks};
-const cli_format cli_format_trn = {RELIC_FORMAT_TRN, "trn", relic_trn_extensions, &trn_schema, &cli_trn_hooks};
-const cli_format cli_format_tpa = {RELIC_FORMAT_TPA, "tpa", relic_tpa_extensions, &tpa_schema, &cli_tpa_hooks};
-const cli_format cli_format_pid = {RELIC_FORMAT_PID, "pid", relic_pid_extensions, &pid_schema, &cli_pid_hooks};
-const cli_format cli_format_key = {RELIC_FORMAT_KEY, "key", relic_key_extensions, &key_schema, &cli_key_hooks};
-const cli_format cli_format_bif = {RELIC_FORMAT_BIF, "bif", relic_bif_extensions, &bif_schema, &cli_bif_hooks};
-const cli_format cli_format_tlk = {RELIC_FORMAT_TLK, "tlk", relic_tlk_extensions, &tlk_schema, &cli_tlk_hooks};
+const cli_format cli_format_bwm = {RELIC_FORMAT_BWM, "bwm", relic_bwm_extensions, &relic_bwm_schema_ops, &cli_bwm_hooks};
+const cli_format cli_format_cau = {RELIC_FORMAT_CAU, "cau", relic_cau_extensions, &relic_cau_schema_ops, &cli_cau_hooks};
+const cli_format cli_format_trn = {RELIC_FORMAT_TRN, "trn", relic_trn_extensions, &relic_trn_schema_ops, &cli_trn_hooks};
+const cli_format cli_format_tpa = {RELIC_FORMAT_TPA, "tpa", relic_tpa_extensions, &relic_tpa_schema_ops, &cli_tpa_hooks};
+const cli_format cli_format_pid = {RELIC_FORMAT_PID, "pid", relic_pid_extensions, &relic_pid_schema_ops, &cli_pid_hooks};
+const cli_format cli_format_key = {RELIC_FORMAT_KEY, "key", relic_key_extensions, &relic_key_schema_ops, &cli_key_hooks};
+const cli_format cli_format_bif = {RELIC_FORMAT_BIF, "bif", relic_bif_extensions, &relic_bif_schema_ops, &cli_bif_hooks};
+const cli_format cli_format_tlk = {RELIC_FORMAT_TLK, "tlk", relic_tlk_extensions, &relic_tlk_schema_ops, &cli_tlk_hooks};
 /* GFF reads through relic_gff_open and the tree, GROFF through its SZDD
  * unwrapping and the section decoders, ERF/RIM through the archive: their
  * steps are hooks, not the schema's */

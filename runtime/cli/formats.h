@@ -10,9 +10,9 @@
 #include "relic_schema_ops.h"
 
 /* The schema half of a format: its generated entry points, type-erased
- * (relic_schema_ops.h, RELIC_SCHEMA_OPS writes the wrappers), so that one
- * copy of the load / validate / write / JSON code (schema_io.c) serves every
- * format; all of them could be emitted by relic-gen from the schema. */
+ * (relic_schema_ops.h: relic_<f>_schema_ops, emitted by relic-gen), so that
+ * one copy of the load / validate / write / JSON code (schema_io.c) serves
+ * every format. */
 typedef relic_schema_ops cli_schema;
 
 /* The hand-written half of a format (fmt_<name>.c): only what differs per

@@ -7,13 +7,13 @@
 
 #include "mutators.h"
 
-#include "bwm_mutate.h"
-#include "cau_mutate.h"
-#include "gff_mutate.h"
-#include "groff_mutate.h"
-#include "pid_mutate.h"
-#include "tpa_mutate.h"
-#include "trn_mutate.h"
+#include "bwm.h"
+#include "cau.h"
+#include "gff.h"
+#include "groff.h"
+#include "pid.h"
+#include "tpa.h"
+#include "trn.h"
 
 const cli_mutator cli_mutators[] = {
     {"bwm", &relic_bwm_mutator, NULL, NULL, NULL, relic_bwm_mutate, NULL},

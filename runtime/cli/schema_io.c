@@ -10,7 +10,7 @@
 int cli_schema_view(const cli_format *f, const cli_input *in, void *view)
 {
     relic_error err;
-    if (f->schema->validate(in->map.bytes.data, in->map.bytes.size, view, &err) != RELIC_OK) {
+    if (f->schema->gen->validate(in->map.bytes.data, in->map.bytes.size, view, &err) != RELIC_OK) {
         cli_report(stdout, in->path, &err); /* a validation problem, as check prints it */
         return 1;
     }
@@ -29,9 +29,9 @@ static void *alloc_in(relic_arena *a, size_t size, const char *path)
 int cli_schema_model(const cli_format *f, const cli_input *in, relic_arena *a, void *view, void *model)
 {
     relic_error err;
-    if (!view && !(view = alloc_in(a, f->schema->view_size, in->path))) return 1;
+    if (!view && !(view = alloc_in(a, f->schema->gen->view_size, in->path))) return 1;
     if (cli_schema_view(f, in, view)) return 1;
-    if (f->schema->decode(view, a, model, &err) != RELIC_OK) {
+    if (f->schema->gen->decode(view, a, model, &err) != RELIC_OK) {
         cli_error(in->path, &err);
         return 1;
     }
@@ -40,7 +40,7 @@ int cli_schema_model(const cli_format *f, const cli_input *in, relic_arena *a, v
 
 int cli_schema_write(const cli_format *f, void *model, relic_arena *a, const char *out_path, const char *in_path)
 {
-    const cli_schema *s = f->schema;
+    const relic_gen_ops *s = f->schema->gen;
     relic_buf out;
     relic_error err;
     int rc;
@@ -53,7 +53,7 @@ int cli_schema_write(const cli_format *f, void *model, relic_arena *a, const cha
     } else if (s->validate(out.data, out.size, check, &err) != RELIC_OK) {
         /* a writer's output always validates; if not, it is relic's bug: say so, write nothing */
         char what[64];
-        snprintf(what, sizeof what, "internal error: the written %s does not validate", s->what);
+        snprintf(what, sizeof what, "internal error: the written %s file does not validate", s->name);
         cli_error_in(out_path, what, &err);
         rc = 1;
     } else {
@@ -66,7 +66,7 @@ int cli_schema_write(const cli_format *f, void *model, relic_arena *a, const cha
 /* A model of f's schema from the arena (its size is the schema's). */
 static void *model_in(const cli_format *f, relic_arena *a, const char *path)
 {
-    return alloc_in(a, f->schema->model_size, path);
+    return alloc_in(a, f->schema->gen->model_size, path);
 }
 
 int cli_format_to_json(const cli_format *f, const cli_input *in, relic_buf *out)

@@ -183,3 +183,38 @@ relic_status(relic_gen_fail_check)(relic_error *err, relic_status code, uint64_t
 {
     return relic_gen_fail_at(err, code, offset, name, index, "%lld %s", (long long)value, what);
 }
+
+/* Room for one view or model of ops's format in a (16-aligned, as arenas give). */
+static void *ops_alloc(relic_arena *a, size_t size, relic_error *err, const char *what)
+{
+    void *p = a ? relic_arena_alloc(a, size ? size : 1, 16) : NULL;
+    if (!p) relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the %s", what);
+    return p;
+}
+
+relic_status relic_gen_ops_load(const relic_gen_ops *ops, const uint8_t *data, size_t size, relic_arena *a, void **model,
+                                relic_error *err)
+{
+    void *v = ops_alloc(a, ops->view_size, err, "view"), *m = v ? ops_alloc(a, ops->model_size, err, "model") : NULL;
+    if (!m) return RELIC_E_NOMEM;
+    relic_status st = ops->validate(data, size, v, err);
+    if (st == RELIC_OK) st = ops->decode(v, a, m, err);
+    if (st == RELIC_OK) *model = m;
+    return st;
+}
+
+relic_status relic_gen_ops_check(const relic_gen_ops *ops, const uint8_t *data, size_t size, relic_arena *scratch,
+                                 relic_error *err)
+{
+    void *v = ops_alloc(scratch, ops->view_size, err, "view");
+    return v ? ops->validate(data, size, v, err) : RELIC_E_NOMEM;
+}
+
+uint8_t *relic_gen_extend(relic_buf *out, uint64_t n, relic_error *err)
+{
+    uint8_t *p = NULL;
+    if (n > (uint64_t)SIZE_MAX) relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
+    else if (!(p = relic_buf_extend(out, (size_t)n)))
+        relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)n);
+    return p;
+}

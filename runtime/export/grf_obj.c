@@ -134,10 +134,10 @@ static material_ref material_of(const relic_grf_file *f, uint32_t handle)
     uint64_t i = handle - (uint64_t)RELIC_GROFF_SECTION_HANDLE_BASE;
     if (handle < RELIC_GROFF_SECTION_HANDLE_BASE || i >= f->container.sections_count || !f->models[i]) return m;
     if (f->kinds[i] == RELIC_GRF_MATERIAL) {
-        const relic_grf_material_material *x = f->models[i];
+        const relic_grf_material_file *x = f->models[i];
         m.texture = x->texture, m.colour = x->colour, m.count = x->texture_count;
     } else if (f->kinds[i] == RELIC_GRF_MATERIAL_V11) {
-        const relic_grf_material_v11_material *x = f->models[i];
+        const relic_grf_material_v11_file *x = f->models[i];
         m.texture = x->texture, m.count = x->texture_count;
     }
     return m;
@@ -210,7 +210,7 @@ static void use_material(exporter *e, const material_ref *mr, uint32_t k)
     e->last_index = k;
 }
 
-static void export_mesh(exporter *e, const xform *x, const relic_grf_mesh_mesh *m)
+static void export_mesh(exporter *e, const xform *x, const relic_grf_mesh_file *m)
 {
     material_ref mr = material_of(e->f, m->material);
     uint64_t v0 = e->nv, t0 = e->nvt, n0 = e->nvn;
@@ -241,7 +241,7 @@ typedef struct plain {
     size_t vertices_count, faces_count, vertex_normals_count;
 } plain;
 
-static void export_plain(exporter *e, const xform *x, const plain *g, const relic_grf_mapping_mapping *map)
+static void export_plain(exporter *e, const xform *x, const plain *g, const relic_grf_mapping_file *map)
 {
     material_ref mr = map ? material_of(e->f, map->material) : (material_ref){NULL, NULL, 0};
     int per_corner = g->vertex_normals_count == 3 * g->faces_count;
@@ -289,12 +289,12 @@ static relic_status export_instance(exporter *e, size_t k, uint32_t object, uint
                                     relic_error *err)
 {
     relic_grf_kind kind = RELIC_GRF_OPAQUE, gk = RELIC_GRF_OPAQUE, mk = RELIC_GRF_OPAQUE;
-    const relic_grf_object_object *o = section(e->f, object, &kind);
+    const relic_grf_object_file *o = section(e->f, object, &kind);
     if (!o || kind != RELIC_GRF_OBJECT)
         return relic_fail(err, RELIC_E_INDEX, 0, "instances", "instance %zu: 0x%08X is not an object section", k, object);
     const void *g = section(e->f, o->geometry, &gk);
     const void *mp = o->mapping ? section(e->f, o->mapping, &mk) : NULL;
-    const relic_grf_mapping_mapping *map = mp && mk == RELIC_GRF_MAPPING ? mp : NULL;
+    const relic_grf_mapping_file *map = mp && mk == RELIC_GRF_MAPPING ? mp : NULL;
     const char *nm = relic_grf_symbols_name(&e->symbols, name);
     char fallback[32];
     if (!nm) {
@@ -310,19 +310,19 @@ static relic_status export_instance(exporter *e, size_t k, uint32_t object, uint
     switch (gk) {
     case RELIC_GRF_MESH: export_mesh(e, x, g); break;
     case RELIC_GRF_GEOMETRY: {
-        const relic_grf_geometry_geometry *p = g;
+        const relic_grf_geometry_file *p = g;
         plain pl = PLAIN_OF(p);
         export_plain(e, x, &pl, map);
         break;
     }
     case RELIC_GRF_GEOMETRY_V13: {
-        const relic_grf_geometry_v13_geometry *p = g;
+        const relic_grf_geometry_v13_file *p = g;
         plain pl = PLAIN_OF(p);
         export_plain(e, x, &pl, map);
         break;
     }
     case RELIC_GRF_GEOMETRY_V11: {
-        const relic_grf_geometry_v11_geometry *p = g;
+        const relic_grf_geometry_v11_file *p = g;
         plain pl = PLAIN_OF(p);
         export_plain(e, x, &pl, map);
         break;
@@ -344,8 +344,8 @@ relic_status relic_grf_export_obj_textured(const relic_grf_file *f, const char *
 {
     relic_status st = RELIC_OK;
     exporter e = {f, obj, mtl, 0, 0, 0, NULL, 0, 0, scratch, NULL, {NULL, 0}, NULL, 0, texture_file, ctx};
-    const relic_grf_region_region *r = NULL;
-    const relic_grf_region_v11_region *r11 = NULL;
+    const relic_grf_region_file *r = NULL;
+    const relic_grf_region_v11_file *r11 = NULL;
     for (size_t i = 0; i < f->container.sections_count && !r && !r11; i++) {
         if (f->kinds[i] == RELIC_GRF_REGION) r = f->models[i];
         if (f->kinds[i] == RELIC_GRF_REGION_V11) r11 = f->models[i];

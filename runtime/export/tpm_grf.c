@@ -83,10 +83,10 @@ static uint32_t put_materials(conv *c, uint32_t handle)
     const relic_grf_material_rgb *rgb = NULL;
     size_t n = 0, ncolour = 0;
     if (m && k == RELIC_GRF_MATERIAL) {
-        const relic_grf_material_material *x = m;
+        const relic_grf_material_file *x = m;
         tex = x->texture, rgb = x->colour, n = x->texture_count, ncolour = x->colour_count;
     } else if (m && k == RELIC_GRF_MATERIAL_V11) {
-        const relic_grf_material_v11_material *x = m;
+        const relic_grf_material_v11_file *x = m;
         tex = x->texture, n = x->texture_count;
     }
     if (n > RELIC_TPM_MAX_ELEMENTS) n = RELIC_TPM_MAX_ELEMENTS;
@@ -124,7 +124,7 @@ static relic_status bad(conv *c, const char *what, size_t k)
 }
 
 /* The mesh-heap form: points, vertex records (point, u, v, normal), polygons. */
-static relic_status mesh_form(conv *c, const relic_grf_mesh_mesh *m)
+static relic_status mesh_form(conv *c, const relic_grf_mesh_file *m)
 {
     relic_status st;
     uint32_t mats = put_materials(c, m->material);
@@ -172,7 +172,7 @@ static relic_status put3(conv *c, const char *key, const relic_grf_geometry_vec3
 }
 
 /* Plain triangles with the .mapping's texture coordinates and materials. */
-static relic_status plain_form(conv *c, const plain *g, const relic_grf_mapping_mapping *map)
+static relic_status plain_form(conv *c, const plain *g, const relic_grf_mapping_file *map)
 {
     relic_status st;
     uint32_t mats = map ? put_materials(c, map->material) : 0;
@@ -218,11 +218,11 @@ static relic_status plain_form(conv *c, const plain *g, const relic_grf_mapping_
 /* The mesh block of object section i; its name is model_name. */
 static relic_status put_mesh(conv *c, size_t i, const char *model_name)
 {
-    const relic_grf_object_object *o = c->f->models[i];
+    const relic_grf_object_file *o = c->f->models[i];
     relic_grf_kind gk = RELIC_GRF_OPAQUE, mk = RELIC_GRF_OPAQUE;
     const void *g = section(c->f, o->geometry, &gk);
     const void *mp = o->mapping ? section(c->f, o->mapping, &mk) : NULL;
-    const relic_grf_mapping_mapping *map = mp && mk == RELIC_GRF_MAPPING ? mp : NULL;
+    const relic_grf_mapping_file *map = mp && mk == RELIC_GRF_MAPPING ? mp : NULL;
     relic_status st = RELIC_OK;
     c->section = i;
     relic_buf_puts(c->o, "mesh ");
@@ -231,19 +231,19 @@ static relic_status put_mesh(conv *c, size_t i, const char *model_name)
     if (g) switch (gk) {
         case RELIC_GRF_MESH: st = mesh_form(c, g); break;
         case RELIC_GRF_GEOMETRY: {
-            const relic_grf_geometry_geometry *p = g;
+            const relic_grf_geometry_file *p = g;
             plain pl = PLAIN_OF(p);
             st = plain_form(c, &pl, map);
             break;
         }
         case RELIC_GRF_GEOMETRY_V13: {
-            const relic_grf_geometry_v13_geometry *p = g;
+            const relic_grf_geometry_v13_file *p = g;
             plain pl = PLAIN_OF(p);
             st = plain_form(c, &pl, map);
             break;
         }
         case RELIC_GRF_GEOMETRY_V11: {
-            const relic_grf_geometry_v11_geometry *p = g;
+            const relic_grf_geometry_v11_file *p = g;
             plain pl = PLAIN_OF(p);
             st = plain_form(c, &pl, map);
             break;
@@ -271,8 +271,8 @@ static void model_name(conv *c, size_t i, char *out, size_t n)
 relic_status relic_tpm_from_grf(const relic_grf_file *f, relic_arena *scratch, relic_buf *out, uint32_t *mesh_count,
                                 relic_error *err)
 {
-    const relic_grf_region_region *r = NULL;
-    const relic_grf_region_v11_region *r11 = NULL;
+    const relic_grf_region_file *r = NULL;
+    const relic_grf_region_v11_file *r11 = NULL;
     relic_status st = RELIC_OK;
     conv c = {f, out, {NULL, 0}, err, 0};
     char name[2 * NAME_MAX_LEN + 32];

@@ -29,26 +29,16 @@ static int problem(relic_abi_problem_fn fn, void *user, const relic_error *err)
     return 1;
 }
 
-/* The schema formats' steps, type-erased (relic_schema_ops.h, as the relic command's) */
-RELIC_SCHEMA_OPS(bwm, relic_bwm_view, relic_bwm_file, NULL, "walkmesh");
-RELIC_SCHEMA_OPS(cau, relic_cau_view, relic_cau_file, NULL, "sample");
-RELIC_SCHEMA_OPS(pid, relic_pid_view, relic_pid_file, NULL, "PID");
-RELIC_SCHEMA_OPS(tpa, relic_tpa_view, relic_tpa_file, NULL, "bank");
-RELIC_SCHEMA_OPS(key, relic_key_view, relic_key_file, NULL, "KEY");
-RELIC_SCHEMA_OPS(bif, relic_bif_view, relic_bif_file, NULL, "BIF");
-RELIC_SCHEMA_OPS(tlk, relic_tlk_view, relic_tlk_file, NULL, "talk table");
-
-/* TRN: packet sizes and directory offsets are laid out before writing */
-static relic_status trn_layout_(void *m, relic_arena *a, relic_error *e) { return relic_trn_layout((relic_trn_file *)m, a, e); }
-RELIC_SCHEMA_OPS(trn, relic_trn_view, relic_trn_file, trn_layout_, "TRN");
-
-static const relic_schema_ops *const schemas[] = {&bwm_schema, &trn_schema, &cau_schema, &pid_schema,
-                                                  &tpa_schema, &key_schema, &bif_schema, &tlk_schema};
+/* The schema formats' steps, type-erased: their generated descriptors
+ * (relic_schema_ops.h), as the relic command's */
+static const relic_schema_ops *const schemas[] = {&relic_bwm_schema_ops, &relic_trn_schema_ops, &relic_cau_schema_ops,
+                                                  &relic_pid_schema_ops, &relic_tpa_schema_ops, &relic_key_schema_ops,
+                                                  &relic_bif_schema_ops, &relic_tlk_schema_ops};
 
 static const relic_schema_ops *schema_of(const char *format)
 {
     for (size_t i = 0; format && i < sizeof schemas / sizeof schemas[0]; i++)
-        if (strcmp(schemas[i]->name, format) == 0) return schemas[i];
+        if (strcmp(schemas[i]->gen->name, format) == 0) return schemas[i];
     return NULL;
 }
 
@@ -96,19 +86,18 @@ static int groff_from_json(const char *json, size_t size, relic_arena *a, relic_
 static int schema_to_json(const relic_schema_ops *s, const uint8_t *data, size_t size, relic_arena *a, relic_buf *out,
                           relic_error *err)
 {
-    void *v = relic_arena_alloc(a, s->view_size, 16), *m = relic_arena_alloc(a, s->model_size, 16);
-    if (!v || !m) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory") != RELIC_OK;
-    return s->validate(data, size, v, err) != RELIC_OK || s->decode(v, a, m, err) != RELIC_OK ||
-        s->json_print(m, out, err) != RELIC_OK;
+    void *m = NULL;
+    return relic_gen_ops_load(s->gen, data, size, a, &m, err) != RELIC_OK || s->json_print(m, out, err) != RELIC_OK;
 }
 
 static int schema_from_json(const relic_schema_ops *s, const char *json, size_t size, relic_arena *a, relic_buf *out,
                             relic_error *err)
 {
-    void *v = relic_arena_alloc(a, s->view_size, 16), *m = relic_arena_alloc(a, s->model_size, 16);
+    const relic_gen_ops *g = s->gen;
+    void *v = relic_arena_alloc(a, g->view_size, 16), *m = relic_arena_alloc(a, g->model_size, 16);
     if (!v || !m) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory") != RELIC_OK;
-    return s->json_read(json, size, a, m, err) != RELIC_OK || (s->layout && s->layout(m, a, err) != RELIC_OK) ||
-        s->write(m, out, err) != RELIC_OK || s->validate(out->data, out->size, v, err) != RELIC_OK;
+    return s->json_read(json, size, a, m, err) != RELIC_OK || (g->layout && g->layout(m, a, err) != RELIC_OK) ||
+        g->write(m, out, err) != RELIC_OK || g->validate(out->data, out->size, v, err) != RELIC_OK;
 }
 
 /* One call: arena, output buffer in it, the step, then the sink. */

@@ -68,8 +68,8 @@ static void print_value(relic_buf *o, const relic_grf_value_table *vt, const rel
 static void print_instances(relic_buf *o, const relic_grf_file *f, const relic_grf_symbols *sy)
 {
     const relic_grf_value_table *vt = NULL;
-    const relic_grf_region_region *r = NULL;
-    const relic_grf_region_v11_region *r11 = NULL;
+    const relic_grf_region_file *r = NULL;
+    const relic_grf_region_v11_file *r11 = NULL;
     for (size_t i = 0; i < f->container.sections_count; i++) {
         if (f->kinds[i] == RELIC_GRF_VALUE_TABLE && !vt) vt = f->models[i];
         if (f->kinds[i] == RELIC_GRF_REGION && !r && !r11) r = f->models[i];

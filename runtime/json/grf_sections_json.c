@@ -40,7 +40,7 @@ static void *alloc_model(relic_arena *a, size_t size)
 }
 
 /* Thunks from the generic signatures to a generated format's functions. */
-#define KIND_JSON(F, ROOT, MODEL)                                                                                       \
+#define KIND_JSON(F, MODEL)                                                                                             \
     static relic_status jp_##F(const void *m, relic_buf *o, relic_error *e) { return relic_##F##_json_print(m, o, e); } \
     static relic_status jr_##F(const char *t, size_t len, relic_arena *a, void **m, relic_error *e)                     \
     {                                                                                                                   \
@@ -49,29 +49,29 @@ static void *alloc_model(relic_arena *a, size_t size)
         *m = x;                                                                                                         \
         return relic_##F##_json_read(t, len, a, x, e);                                                                  \
     }
-#define KIND(F, ROOT) KIND_JSON(F, ROOT, relic_##F##_##ROOT)
+#define KIND(F) KIND_JSON(F, relic_##F##_file)
 
-KIND(grf_header, header)
-KIND(grf_region, region)
-KIND(grf_region_v11, region)
-KIND(grf_object, object)
-KIND(grf_geometry, geometry)
-KIND(grf_geometry_v13, geometry)
-KIND(grf_geometry_v11, geometry)
-KIND(grf_mesh, mesh)
-KIND(grf_mapping, mapping)
-KIND(grf_mapping_ref, mapping_ref)
-KIND(grf_material, material)
-KIND(grf_material_v11, material)
-KIND(scn_header, header)
-KIND(scn_partitions, partitions)
-KIND(scn_partitions24, partitions)
-KIND(scn_hierarchy, hierarchy)
-KIND(scn_instance, instance)
-KIND(scn_instance44, instance)
-KIND(scn_text, text)
-KIND(scn_bmp, bmp)
-KIND_JSON(grf_value_table, value_table, relic_grf_value_table)
+KIND(grf_header)
+KIND(grf_region)
+KIND(grf_region_v11)
+KIND(grf_object)
+KIND(grf_geometry)
+KIND(grf_geometry_v13)
+KIND(grf_geometry_v11)
+KIND(grf_mesh)
+KIND(grf_mapping)
+KIND(grf_mapping_ref)
+KIND(grf_material)
+KIND(grf_material_v11)
+KIND(scn_header)
+KIND(scn_partitions)
+KIND(scn_partitions24)
+KIND(scn_hierarchy)
+KIND(scn_instance)
+KIND(scn_instance44)
+KIND(scn_text)
+KIND(scn_bmp)
+KIND_JSON(grf_value_table, relic_grf_value_table)
 
 #define OPS(F)         \
     {                  \

@@ -9,15 +9,15 @@
  * fuzzer's target is the judge. */
 #include <string.h>
 
-#include "bwm_mutate.h"
-#include "cau_mutate.h"
-#include "gff_mutate.h"
-#include "groff_mutate.h"
+#include "bwm.h"
+#include "cau.h"
+#include "gff.h"
+#include "groff.h"
 #include "mutate_arena.h"
-#include "pid_mutate.h"
+#include "pid.h"
 #include "relic_mutate_formats.h"
-#include "tpa_mutate.h"
-#include "trn_mutate.h"
+#include "tpa.h"
+#include "trn.h"
 
 typedef relic_status (*tree_fn)(const uint8_t *in, size_t n, const uint8_t *in2, size_t n2, uint64_t seed,
                                 unsigned flags, relic_arena *scratch, relic_buf *out, relic_mutate_result *res,

@@ -24,7 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bwm_mutate.h"
+#include "bwm.h"
 #include "mutate_arena.h"
 #include "relic_bwm.h"
 #include "relic_mutate_formats.h"

@@ -13,11 +13,11 @@
  * at its (possibly mutated) offset and size, cut at the end of the file. */
 #include <string.h>
 
-#include "erf_mutate.h"
+#include "erf.h"
 #include "mutate_arena.h"
 #include "relic_mutate_formats.h"
 #include "relic_erf.h"
-#include "rim_mutate.h"
+#include "rim.h"
 
 /* The model the generated tables walk comes first, so the mutator sees a
  * plain relic_erf_file / relic_rim_file; the container's bytes follow. */

@@ -17,7 +17,7 @@
  * declared size (and, for GROFF, the container validates). */
 #include <string.h>
 
-#include "groff_mutate.h"
+#include "groff.h"
 #include "mutate_arena.h"
 #include "relic_mutate_formats.h"
 #include "relic_lzss.h"

@@ -53,7 +53,7 @@
 #include "relic_gen.h"
 #include "relic_mutate_formats.h"
 #include "relic_trn.h"
-#include "trn_mutate.h"
+#include "trn.h"
 
 /* Largest file and walkmesh the mutator decodes (the corpus's largest
  * walkmesh inflates to 3.4 MB); larger walkmeshes stay opaque. */

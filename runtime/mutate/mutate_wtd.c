@@ -36,7 +36,7 @@
 #include "mutate_arena.h"
 #include "relic_mutate_formats.h"
 #include "relic_wtd.h"
-#include "wtd_mutate.h"
+#include "wtd.h"
 
 /* Largest grid whose coefficients and heights the engine sees. Decoding,
  * synthesising and re-encoding cost about n^2 x 70 ns per mutation (-O2;

@@ -15,15 +15,15 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "bwm_mutate.h"
-#include "cau_mutate.h"
-#include "gff_mutate.h"
-#include "groff_mutate.h"
-#include "pid_mutate.h"
+#include "bwm.h"
+#include "cau.h"
+#include "gff.h"
+#include "groff.h"
+#include "pid.h"
 #include "relic.h"
 #include "relic_mutate_formats.h"
-#include "tpa_mutate.h"
-#include "trn_mutate.h"
+#include "tpa.h"
+#include "trn.h"
 #include "../mutate_scratch.h"
 
 static double now(void)

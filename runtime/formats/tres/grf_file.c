@@ -131,9 +131,9 @@ static int is_symbol(const checker *c, uint32_t h)
 static size_t material_count(const checker *c, long sec)
 {
     if (sec < 0) return 0;
-    if (c->kinds[sec] == RELIC_GRF_MATERIAL) return ((const relic_grf_material_material *)c->models[sec])->texture_count;
+    if (c->kinds[sec] == RELIC_GRF_MATERIAL) return ((const relic_grf_material_file *)c->models[sec])->texture_count;
     if (c->kinds[sec] == RELIC_GRF_MATERIAL_V11)
-        return ((const relic_grf_material_v11_material *)c->models[sec])->texture_count;
+        return ((const relic_grf_material_v11_file *)c->models[sec])->texture_count;
     return 0;
 }
 
@@ -142,10 +142,10 @@ static void check_material_names(checker *c, size_t i)
     const uint32_t *lists[3];
     size_t n;
     if (c->kinds[i] == RELIC_GRF_MATERIAL) {
-        const relic_grf_material_material *mt = c->models[i];
+        const relic_grf_material_file *mt = c->models[i];
         lists[0] = mt->texture, lists[1] = mt->opacity, lists[2] = mt->bump, n = mt->texture_count;
     } else {
-        const relic_grf_material_v11_material *mt = c->models[i];
+        const relic_grf_material_v11_file *mt = c->models[i];
         lists[0] = mt->texture, lists[1] = mt->opacity, lists[2] = mt->bump, n = mt->texture_count;
     }
     static const char *const names[3] = {"texture", "opacity", "bump"};
@@ -160,7 +160,7 @@ static void check_material_names(checker *c, size_t i)
 
 static void check_object(checker *c, size_t i)
 {
-    const relic_grf_object_object *o = c->models[i];
+    const relic_grf_object_file *o = c->models[i];
     if (!is_symbol(c, o->name)) problem(c, RELIC_E_INDEX, i, 0, "name", "0x%08X is not a symbol handle", o->name);
     long g = section_of(c, o->geometry, RELIC_GROFF_CONTENT_GEOMETRY);
     if (g < 0) problem(c, RELIC_E_INDEX, i, 4, "geometry", "0x%08X is not the handle of a geometry section", o->geometry);
@@ -170,15 +170,15 @@ static void check_object(checker *c, size_t i)
 
 static void check_mapping(checker *c, size_t i)
 {
-    uint32_t mh = c->kinds[i] == RELIC_GRF_MAPPING ? ((const relic_grf_mapping_mapping *)c->models[i])->material
-                                                   : ((const relic_grf_mapping_ref_mapping_ref *)c->models[i])->material;
+    uint32_t mh = c->kinds[i] == RELIC_GRF_MAPPING ? ((const relic_grf_mapping_file *)c->models[i])->material
+                                                   : ((const relic_grf_mapping_ref_file *)c->models[i])->material;
     long mat = section_of(c, mh, RELIC_GROFF_CONTENT_MATERIAL);
     if (mat < 0) {
         problem(c, RELIC_E_INDEX, i, 0, "material", "0x%08X is not the handle of a material section", mh);
         return;
     }
     if (c->kinds[i] != RELIC_GRF_MAPPING) return;
-    const relic_grf_mapping_mapping *mp = c->models[i];
+    const relic_grf_mapping_file *mp = c->models[i];
     size_t n = material_count(c, mat);
     for (size_t k = 0; k < mp->face_materials_count && n; k++)
         if (mp->face_materials[k] >= n) {
@@ -193,7 +193,7 @@ static void check_mapping(checker *c, size_t i)
 
 static void check_mesh(checker *c, size_t i)
 {
-    const relic_grf_mesh_mesh *me = c->models[i];
+    const relic_grf_mesh_file *me = c->models[i];
     if (!me->material) return;
     long mat = section_of(c, me->material, RELIC_GROFF_CONTENT_MATERIAL);
     if (mat < 0) {
@@ -238,7 +238,7 @@ static void check_geometry_floats(checker *c, size_t i)
     relic_bytes b = relic_groff_model_section_data(c->m, i);
     const uint8_t *d = b.data;
     if (c->kinds[i] == RELIC_GRF_MESH) {
-        const relic_grf_mesh_mesh *me = c->models[i];
+        const relic_grf_mesh_file *me = c->models[i];
         check_finite_vec3(c, i, d, 44, me->points_count, "points");
         return;
     }
@@ -267,8 +267,8 @@ static void check_region(checker *c, size_t i, const relic_grf_value_table *vt)
     size_t n;
     uint32_t value_table = 0;
     int v11 = c->kinds[i] == RELIC_GRF_REGION_V11;
-    const relic_grf_region_region *r = v11 ? NULL : c->models[i];
-    const relic_grf_region_v11_region *r11 = v11 ? c->models[i] : NULL;
+    const relic_grf_region_file *r = v11 ? NULL : c->models[i];
+    const relic_grf_region_v11_file *r11 = v11 ? c->models[i] : NULL;
     size_t rec = v11 ? RELIC_GRF_REGION_V11_INSTANCE_SIZE : RELIC_GRF_REGION_INSTANCE_SIZE;
     n = v11 ? r11->instances_count : r->instances_count;
     if (!v11) value_table = r->value_table;

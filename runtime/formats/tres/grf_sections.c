@@ -59,7 +59,7 @@ static void *alloc_model(relic_arena *a, size_t size)
 }
 
 /* Thunks from the generic signatures to a generated format's functions. */
-#define KIND_FNS(F, ROOT)                                                                             \
+#define KIND_FNS(F)                                                                                   \
     static relic_status val_##F(const uint8_t *p, size_t n, relic_error *e)                           \
     {                                                                                                 \
         relic_##F##_view v;                                                                           \
@@ -70,33 +70,33 @@ static void *alloc_model(relic_arena *a, size_t size)
         relic_##F##_view v;                                                                           \
         relic_status st = relic_##F##_validate(p, n, &v, e);                                          \
         if (st) return st;                                                                            \
-        relic_##F##_##ROOT *x = alloc_model(a, sizeof *x);                                            \
+        relic_##F##_file *x = alloc_model(a, sizeof *x);                                              \
         if (!x) return relic_fail(e, RELIC_E_NOMEM, 0, "", "out of memory");                          \
         *m = x;                                                                                       \
         return relic_##F##_decode(&v, a, x, e);                                                       \
     }                                                                                                 \
     static relic_status wr_##F(const void *m, relic_buf *o, relic_error *e) { return relic_##F##_write(m, o, e); }
 
-KIND_FNS(grf_header, header)
-KIND_FNS(grf_region, region)
-KIND_FNS(grf_region_v11, region)
-KIND_FNS(grf_object, object)
-KIND_FNS(grf_geometry, geometry)
-KIND_FNS(grf_geometry_v13, geometry)
-KIND_FNS(grf_geometry_v11, geometry)
-KIND_FNS(grf_mesh, mesh)
-KIND_FNS(grf_mapping, mapping)
-KIND_FNS(grf_mapping_ref, mapping_ref)
-KIND_FNS(grf_material, material)
-KIND_FNS(grf_material_v11, material)
-KIND_FNS(scn_header, header)
-KIND_FNS(scn_partitions, partitions)
-KIND_FNS(scn_partitions24, partitions)
-KIND_FNS(scn_hierarchy, hierarchy)
-KIND_FNS(scn_instance, instance)
-KIND_FNS(scn_instance44, instance)
-KIND_FNS(scn_text, text)
-KIND_FNS(scn_bmp, bmp)
+KIND_FNS(grf_header)
+KIND_FNS(grf_region)
+KIND_FNS(grf_region_v11)
+KIND_FNS(grf_object)
+KIND_FNS(grf_geometry)
+KIND_FNS(grf_geometry_v13)
+KIND_FNS(grf_geometry_v11)
+KIND_FNS(grf_mesh)
+KIND_FNS(grf_mapping)
+KIND_FNS(grf_mapping_ref)
+KIND_FNS(grf_material)
+KIND_FNS(grf_material_v11)
+KIND_FNS(scn_header)
+KIND_FNS(scn_partitions)
+KIND_FNS(scn_partitions24)
+KIND_FNS(scn_hierarchy)
+KIND_FNS(scn_instance)
+KIND_FNS(scn_instance44)
+KIND_FNS(scn_text)
+KIND_FNS(scn_bmp)
 
 static relic_status val_vt(const uint8_t *p, size_t n, relic_error *e)
 {
@@ -216,8 +216,8 @@ relic_grf_kind relic_grf_classify(const relic_groff_file *m, size_t i, const rel
         if (is_name(name, "SaveGameName") || is_name(name, "SaveSCNName")) return RELIC_SCN_TEXT;
         if (is_name(name, "SaveBMP")) return RELIC_SCN_BMP;
         if (relic_tres_parse_section_name(name, strlen(name), &h)) {
-            if (b.size == RELIC_SCN_INSTANCE_INSTANCE_SIZE) return RELIC_SCN_INSTANCE;
-            if (b.size == RELIC_SCN_INSTANCE44_INSTANCE_SIZE) return RELIC_SCN_INSTANCE44;
+            if (b.size == RELIC_SCN_INSTANCE_FILE_SIZE) return RELIC_SCN_INSTANCE;
+            if (b.size == RELIC_SCN_INSTANCE44_FILE_SIZE) return RELIC_SCN_INSTANCE44;
         }
         return RELIC_GRF_OPAQUE;
     }
@@ -235,7 +235,7 @@ relic_grf_kind relic_grf_classify(const relic_groff_file *m, size_t i, const rel
         return v >= VERSION_PIVOT ? RELIC_GRF_GEOMETRY : v >= VERSION_WRAP ? RELIC_GRF_GEOMETRY_V13
                                                                            : RELIC_GRF_GEOMETRY_V11;
     case RELIC_GROFF_CONTENT_MAPPING:
-        return b.size == RELIC_GRF_MAPPING_REF_MAPPING_REF_SIZE ? RELIC_GRF_MAPPING_REF : RELIC_GRF_MAPPING;
+        return b.size == RELIC_GRF_MAPPING_REF_FILE_SIZE ? RELIC_GRF_MAPPING_REF : RELIC_GRF_MAPPING;
     case RELIC_GROFF_CONTENT_MATERIAL: return v >= VERSION_FLAT_COLOURS ? RELIC_GRF_MATERIAL : RELIC_GRF_MATERIAL_V11;
     default: return RELIC_GRF_OPAQUE;
     }

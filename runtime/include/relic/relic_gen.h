@@ -25,6 +25,11 @@
 #define RELIC_GEN_ERR_OR_SCRATCH(err) \
     relic_error err##_scratch_;       \
     if (!(err)) (err) = &err##_scratch_
+/* The first line of a validator or writer: RELIC_GEN_ERR_OR_SCRATCH, then
+ * the error cleared. */
+#define RELIC_GEN_ERR_CLEARED(err) \
+    RELIC_GEN_ERR_OR_SCRATCH(err); \
+    relic_error_clear(err)
 
 /* Schema expressions evaluate in int64 with wrap-around; division by zero
  * and out-of-range shifts give 0, so hostile values cannot trigger UB. */
@@ -148,6 +153,28 @@ static inline relic_status relic_gen_nest(relic_error *err, relic_status st, con
 /* Writers: value v of a derived field `name` of schema type `type` (u32 ...)
  * must be at most max, else RELIC_E_LIMIT "v does not fit type". */
 relic_status relic_gen_fits(relic_error *err, uint64_t v, uint64_t max, const char *name, const char *type);
+/* Writers: *field = v for an unsigned derived field `name` (u8 ... u64),
+ * or RELIC_E_LIMIT as relic_gen_fits when v does not fit: one call per
+ * derived field. */
+#define RELIC_GEN_SETTER(T, CT, MAX)                                                                        \
+    static inline relic_status relic_gen_set_##T(relic_error *err, CT *field, uint64_t v, const char *name) \
+    {                                                                                                       \
+        if (v > (MAX)) return relic_gen_fits(err, v, (MAX), name, #T);                                      \
+        *field = (CT)v;                                                                                     \
+        return RELIC_OK;                                                                                    \
+    }
+RELIC_GEN_SETTER(u8, uint8_t, UINT8_MAX)
+RELIC_GEN_SETTER(u16, uint16_t, UINT16_MAX)
+RELIC_GEN_SETTER(u32, uint32_t, UINT32_MAX)
+#undef RELIC_GEN_SETTER
+static inline relic_status relic_gen_set_u64(relic_error *err, uint64_t *field, uint64_t v, const char *name)
+{
+    (void)err;
+    (void)name;
+    *field = v;
+    return RELIC_OK;
+}
+
 /* Writers: array `name` at pos holds count elements and the schema ties it to
  * `expr` (text, for the message) = value; RELIC_E_ARGUMENT when they differ. */
 relic_status relic_gen_count(relic_error *err, uint64_t pos, const char *name, const char *expr, int64_t value,
@@ -163,6 +190,10 @@ relic_status relic_gen_count(relic_error *err, uint64_t pos, const char *name, c
 relic_status relic_gen_layout(relic_error *err, uint64_t seq, size_t n, const uint64_t *held, const uint64_t *size,
                               uint64_t *at, uint64_t *end);
 
+/* Writers: out grown by n bytes, their start; NULL with err filled when n
+ * passes SIZE_MAX (RELIC_E_LIMIT) or out cannot grow (RELIC_E_NOMEM). */
+uint8_t *relic_gen_extend(relic_buf *out, uint64_t n, relic_error *err);
+
 /* One name of an enum or flags type, as the generated tables list them. */
 typedef struct relic_gen_enum_item {
     int64_t value;
@@ -173,6 +204,32 @@ const char *relic_gen_enum_name(const relic_gen_enum_item *t, size_t n, int64_t 
 /* The value of name in the n items of t into *value: 1, or 0 when no item has it. */
 int relic_gen_enum_value(const relic_gen_enum_item *t, size_t n, const char *name, int64_t *value);
 
+/* A schema format's entry points, type-erased over its view and model
+ * types, so that one copy of the validate / decode / write steps serves
+ * every format: the mutator's load and check (generated/<f>_mutate.c), the
+ * relic command and the foreign-call ABI (relic_schema_ops.h). relic-gen
+ * emits one per schema, `relic_<f>_ops`, at the end of generated/<f>.c. */
+typedef struct relic_gen_ops {
+    const char *name;                /* the format's short name: "bwm" */
+    const char *const *extensions;   /* the schema's `extensions`, NULL-terminated */
+    const relic_format_info *detect; /* name and magic in relic_detect's table; NULL without `detect` */
+    size_t view_size, model_size;    /* sizeof relic_<f>_view, sizeof the root's model, in bytes */
+    relic_status (*validate)(const uint8_t *data, size_t size, void *view, relic_error *err);
+    relic_status (*decode)(const void *view, relic_arena *a, void *model, relic_error *err);
+    /* the schema's `layout` pass (counts and offsets a hand-written routine
+     * fills before writing: TRN's directory), else NULL */
+    relic_status (*layout)(void *model, relic_arena *a, relic_error *err);
+    relic_status (*write)(const void *model, relic_buf *out, relic_error *err);
+} relic_gen_ops;
+
+/* Validate size bytes of data as ops's format and decode them into a model
+ * allocated from a (the view too): *model is set on success. Errors: those
+ * of the format's validate and decode; RELIC_E_NOMEM when a is full. */
+relic_status relic_gen_ops_load(const relic_gen_ops *ops, const uint8_t *data, size_t size, relic_arena *a, void **model,
+                                relic_error *err);
+/* Validate only, the view in scratch (RELIC_E_NOMEM when it is full or NULL). */
+relic_status relic_gen_ops_check(const relic_gen_ops *ops, const uint8_t *data, size_t size, relic_arena *scratch,
+                                 relic_error *err);
 /* The shortest decimal text of v that strtof reads back to v (NUL-terminated
  * in out; returns its length). Finite values only. runtime/core/float_text.c. */
 size_t relic_f32_shortest(float v, char out[48]);

@@ -29,8 +29,8 @@
 #include <string.h>
 
 #include "relic.h"
+#include "relic_mutate.h"
 #include "mini.h"
-#include "mini_mutate.h"
 #include "fuzz_sample.h"
 #include "fuzz_scratch.h"
 

@@ -220,11 +220,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mini(relic_mini_rctx *c, u
 
 relic_status relic_mini_validate(const uint8_t *data, size_t size, relic_mini_view *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
-    memset(out, 0, sizeof *out);
-    out->base = data;
-    out->size = size;
+    RELIC_GEN_ERR_CLEARED(err);
+    *out = (relic_mini_view){ .base = data, .size = size };
     relic_mini_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
     relic_status st = rd_mini(&c, 0, &sz, &out->values, 0);
@@ -354,16 +351,15 @@ static inline void put_header(uint8_t *p, const relic_mini_header *m)
 static relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
+    uint64_t n;
     uint64_t cur = pos;
     relic_store_u8(c->base + pos, m->kind);
     relic_store_u8(c->base + pos + 1, m->name_len);
     cur = pos + 2;
-    { /* name */
-        if ((st = relic_gen_count(c->err, cur, "name", "name_len", ((int64_t)m->name_len), m->name_count)) != RELIC_OK) return st;
-        const uint64_t n = m->name_count;
-        if (n) memcpy(c->base + cur, m->name, (size_t)n);
-        cur += n;
-    }
+    if ((st = relic_gen_count(c->err, cur, "name", "name_len", ((int64_t)m->name_len), m->name_count)) != RELIC_OK) return st;
+    n = m->name_count;
+    if (n) memcpy(c->base + cur, m->name, (size_t)n);
+    cur += n;
     for (uint64_t k = 0; k < 4u; k++) relic_store_i8(c->base + cur + k * 1, (uint8_t)(((const int8_t *)m->offsets)[k]));
     relic_store_u64be(c->base + cur + 4, m->stamp);
     relic_store_f64le(c->base + cur + 12, m->weight);
@@ -378,33 +374,27 @@ static relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m, u
     case 2: case 5: {
     relic_store_u16le(c->base + cur, m->text_len);
     cur = cur + 2;
-    { /* text */
-        if ((st = relic_gen_count(c->err, cur, "text", "text_len", ((int64_t)m->text_len), m->text_count)) != RELIC_OK) return st;
-        const uint64_t n = m->text_count;
-        if (n) memcpy(c->base + cur, m->text, (size_t)n);
-        cur += n;
-    }
+    if ((st = relic_gen_count(c->err, cur, "text", "text_len", ((int64_t)m->text_len), m->text_count)) != RELIC_OK) return st;
+    n = m->text_count;
+    if (n) memcpy(c->base + cur, m->text, (size_t)n);
+    cur += n;
     } break;
     case 4: {
     relic_store_u16le(c->base + cur, m->packed_len);
     relic_store_u16le(c->base + cur + 2, m->unpacked_len);
     cur = cur + 4;
-    { /* packed */
-        if ((st = relic_gen_count(c->err, cur, "packed", "packed_len", ((int64_t)m->packed_len), m->packed_count)) != RELIC_OK) return st;
-        const uint64_t n = m->packed_count;
-        if (n) memcpy(c->base + cur, m->packed, (size_t)n);
-        cur += n;
-    }
+    if ((st = relic_gen_count(c->err, cur, "packed", "packed_len", ((int64_t)m->packed_len), m->packed_count)) != RELIC_OK) return st;
+    n = m->packed_count;
+    if (n) memcpy(c->base + cur, m->packed, (size_t)n);
+    cur += n;
     } break;
     default: {
     relic_store_u8(c->base + cur, m->blob_len);
     cur = cur + 1;
-    { /* blob */
-        if ((st = relic_gen_count(c->err, cur, "blob", "blob_len", ((int64_t)m->blob_len), m->blob_count)) != RELIC_OK) return st;
-        const uint64_t n = m->blob_count;
-        if (n) memcpy(c->base + cur, m->blob, (size_t)n);
-        cur += n;
-    }
+    if ((st = relic_gen_count(c->err, cur, "blob", "blob_len", ((int64_t)m->blob_len), m->blob_count)) != RELIC_OK) return st;
+    n = m->blob_count;
+    if (n) memcpy(c->base + cur, m->blob, (size_t)n);
+    cur += n;
     } break;
     }
     relic_store_u8(c->base + cur, m->has_color);
@@ -424,32 +414,25 @@ static relic_status put_mini(relic_mini_wctx *c, const relic_mini_file *m, uint6
 {
     relic_status st;
     uint64_t sz = 0;
+    uint64_t n;
     uint64_t cur = pos;
     put_header(c->base + pos, &m->header);
     cur = pos + 44;
-    { /* pairs */
-        if ((st = relic_gen_count(c->err, cur, "pairs", "header.pair_count * 2", relic_gen_mul(((int64_t)m->header.pair_count), INT64_C(2)), m->pairs_count)) != RELIC_OK) return st;
-        const uint64_t n = m->pairs_count;
-        for (uint64_t k = 0; k < n; k++) relic_store_u8(c->base + cur + k * 1, ((const uint8_t *)m->pairs)[k]);
-        cur += n * 1u;
-    }
-    { /* table */
-        const uint64_t at = c->at[0];
-        if ((st = relic_gen_count(c->err, at, "table", "header.table_count", ((int64_t)m->header.table_count), m->table_count)) != RELIC_OK) return st;
-        const uint64_t n = m->table_count;
-        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->table, (size_t)(n * 2u)); }
-        else for (uint64_t k = 0; k < n; k++) relic_store_u16le(c->base + at + k * 2, ((const uint16_t *)m->table)[k]);
-    }
-    { /* records */
-        const uint64_t at = c->at[1];
-        if ((st = relic_gen_count(c->err, at, "records", "header.record_count", ((int64_t)m->header.record_count), m->records_count)) != RELIC_OK) return st;
-        const uint64_t n = m->records_count;
-        {
-            uint64_t q = at;
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = put_record(c, &m->records[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "records", (int64_t)k);
-                q += sz;
-            }
+    if ((st = relic_gen_count(c->err, cur, "pairs", "header.pair_count * 2", relic_gen_mul(((int64_t)m->header.pair_count), INT64_C(2)), m->pairs_count)) != RELIC_OK) return st;
+    n = m->pairs_count;
+    for (uint64_t k = 0; k < n; k++) relic_store_u8(c->base + cur + k * 1, ((const uint8_t *)m->pairs)[k]);
+    cur += n * 1u;
+    if ((st = relic_gen_count(c->err, c->at[0], "table", "header.table_count", ((int64_t)m->header.table_count), m->table_count)) != RELIC_OK) return st;
+    n = m->table_count;
+    if (RELIC_GEN_LE) { if (n) memcpy(c->base + c->at[0], m->table, (size_t)(n * 2u)); }
+    else for (uint64_t k = 0; k < n; k++) relic_store_u16le(c->base + c->at[0] + k * 2, ((const uint16_t *)m->table)[k]);
+    if ((st = relic_gen_count(c->err, c->at[1], "records", "header.record_count", ((int64_t)m->header.record_count), m->records_count)) != RELIC_OK) return st;
+    n = m->records_count;
+    {
+        uint64_t q = c->at[1];
+        for (uint64_t k = 0; k < n; k++) {
+            if ((st = put_record(c, &m->records[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "records", (int64_t)k);
+            q += sz;
         }
     }
     *size_out = cur - pos;
@@ -458,14 +441,10 @@ static relic_status put_mini(relic_mini_wctx *c, const relic_mini_file *m, uint6
 
 relic_status relic_mini_write(const relic_mini_file *model, relic_buf *out, relic_error *err)
 {
-    RELIC_GEN_ERR_OR_SCRATCH(err);
-    relic_error_clear(err);
+    RELIC_GEN_ERR_CLEARED(err);
     relic_mini_file copy = *model, *m = &copy; /* its derived fields are recomputed */
-    relic_mini_wctx cc = { 0 }, *c = &cc;
-    c->err = err;
-    c->root = m;
+    relic_mini_wctx cc = { .err = err, .root = m }, *c = &cc;
     relic_status st;
-    uint64_t d;
     c->size[0] = ((uint64_t)m->table_count * 2u);
     c->size[1] = sum_mini_record(m->records, m->records_count);
     const uint64_t held[2] = {
@@ -475,21 +454,25 @@ relic_status relic_mini_write(const relic_mini_file *model, relic_buf *out, reli
     uint64_t cur;
     if ((st = relic_gen_layout(err, sz_mini(m), 2, held, c->size, c->at, &cur)) != RELIC_OK) return st;
     const uint64_t total = cur;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->records_count, UINT64_C(4294967295), "record_count", "u32")) != RELIC_OK) return st;
-    m->header.record_count = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->records_count == 0 && (uint64_t)m->header.record_offset <= total) ? (uint64_t)m->header.record_offset : c->at[1], UINT64_C(4294967295), "record_offset", "u32")) != RELIC_OK) return st;
-    m->header.record_offset = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = c->size[1], UINT64_C(4294967295), "records_size", "u32")) != RELIC_OK) return st;
-    m->header.records_size = (uint32_t)d;
-    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->table_count, UINT64_C(65535), "table_count", "u16")) != RELIC_OK) return st;
-    m->header.table_count = (uint16_t)d;
-    if ((st = relic_gen_fits(c->err, d = (m->table_count == 0 && (uint64_t)m->header.table_offset <= total) ? (uint64_t)m->header.table_offset : c->at[0], UINT64_C(4294967295), "table_offset", "u32")) != RELIC_OK) return st;
-    m->header.table_offset = (uint32_t)d;
-    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
+    if ((st = relic_gen_set_u32(c->err, &m->header.record_count, (uint64_t)m->records_count, "record_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.record_offset, (m->records_count == 0 && (uint64_t)m->header.record_offset <= total) ? (uint64_t)m->header.record_offset : c->at[1], "record_offset")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.records_size, c->size[1], "records_size")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u16(c->err, &m->header.table_count, (uint64_t)m->table_count, "table_count")) != RELIC_OK) return st;
+    if ((st = relic_gen_set_u32(c->err, &m->header.table_offset, (m->table_count == 0 && (uint64_t)m->header.table_offset <= total) ? (uint64_t)m->header.table_offset : c->at[0], "table_offset")) != RELIC_OK) return st;
     const size_t start = out->size;
-    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
+    if (!(c->base = relic_gen_extend(out, cur, err))) return err->code;
     uint64_t sz;
     if ((st = put_mini(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
+/* ---- the entry points, type-erased (relic_gen_ops) ---- */
+
+static relic_status validate_any(const uint8_t *data, size_t size, void *view, relic_error *err) { return relic_mini_validate(data, size, view, err); }
+static relic_status decode_any(const void *view, relic_arena *a, void *model, relic_error *err) { return relic_mini_decode(view, a, model, err); }
+static relic_status write_any(const void *model, relic_buf *out, relic_error *err) { return relic_mini_write(model, out, err); }
+
+const relic_gen_ops relic_mini_ops = {
+    "mini", relic_mini_extensions, NULL, sizeof(relic_mini_view), sizeof(relic_mini_file),
+    validate_any, decode_any, NULL, write_any,
+};

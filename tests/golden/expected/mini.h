@@ -178,6 +178,10 @@ relic_status relic_mini_decode(const relic_mini_view *v, relic_arena *a, relic_m
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
 relic_status relic_mini_write(const relic_mini_file *m, relic_buf *out, relic_error *err);
 
+/** The entry points above, type-erased over the view and model (relic_gen.h,
+ *  relic_gen_ops): name, extensions, detection, sizes, validate, decode, write. */
+extern const struct relic_gen_ops relic_mini_ops;
+
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
 relic_status relic_mini_json_print(const relic_mini_file *m, relic_buf *out, relic_error *err);
@@ -186,6 +190,10 @@ relic_status relic_mini_json_print(const relic_mini_file *m, relic_buf *out, rel
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
 relic_status relic_mini_json_read(const char *text, size_t len, relic_arena *a, relic_mini_file *out, relic_error *err);
+
+/** The mini model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
+ *  mini file to get a mutated file, e.g. relic_mutate(&relic_mini_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
+extern const struct relic_mut_format relic_mini_mutator;
 
 /** Decode record.packed (zlib codec, unpacked_len decoded bytes) and parse it as a point in arena a.
  *  The file keeps the encoded bytes (m->packed), so the writer reproduces them exactly.

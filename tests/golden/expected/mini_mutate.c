@@ -7,8 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relic_gen.h"
+#include "relic_mutate.h"
 #include "mini.h"
-#include "mini_mutate.h"
 
 static const int64_t values_kind[] = { INT64_C(0), INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4) };
 static const int64_t values_color[] = { INT64_C(0), INT64_C(1), INT64_C(2) };
@@ -78,29 +79,9 @@ static const relic_mut_patch patches[] = {
     { "header.table_offset", 40u, 4, 0, RELIC_MUT_PATCH_DERIVED },
 };
 
-static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
-{
-    relic_mini_view v;
-    relic_status st = relic_mini_validate(data, size, &v, err);
-    if (st != RELIC_OK) return st;
-    relic_mini_file *m = relic_arena_alloc(a, sizeof *m, 16);
-    if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
-    *model = m;
-    return relic_mini_decode(&v, a, m, err);
-}
-
-static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    return relic_mini_write((const relic_mini_file *)model, out, err);
-}
-
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
-{
-    (void)scratch;
-    relic_mini_view v;
-    return relic_mini_validate(data, size, &v, err);
-}
+static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err) { return relic_gen_ops_load(&relic_mini_ops, data, size, a, model, err); }
+static relic_status mut_write(const void *model, relic_buf *out, RELIC_GEN_UNUSED relic_arena *scratch, relic_error *err) { return relic_mini_write(model, out, err); }
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err) { return relic_gen_ops_check(&relic_mini_ops, data, size, scratch, err); }
 
 const relic_mut_format relic_mini_mutator = {
     "mini", structs, 4, 3, patches, 6, mut_load, mut_write, mut_validate,
