@@ -8,7 +8,11 @@
  * DIR/foley.json the collision table. Without sounds.json every .wav file in DIR is
  * one identifier (sorted by file name; an 8-hex-digit name is the sound ID,
  * any other name is hashed as a sound name, Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp). The bank is laid out
- * by relic_tpa_pack (runtime/formats/tres/tpa_pack.c) and checked before it is written. */
+ * by relic_tpa_pack (runtime/formats/tres/tpa_pack.c) from each sample's
+ * size, which follows from its WAV's frame count, then written piece by
+ * piece with the data encoded block by block from the WAVs (constant
+ * memory whatever the size), and read back and checked before the
+ * temporary file is renamed into place. */
 #define _DEFAULT_SOURCE 1 /* madvise */
 #include <dirent.h>
 #include <errno.h>
