@@ -7,7 +7,9 @@
 # back, convert WAV -> CAU with --adpcm --captions, extracted WAVs accepted
 # by ffprobe (when installed), extract -> pack-sounds giving every real bank
 # back byte for byte (identifier table, shared samples, captions and their
-# slack bytes, Foley table), pack-sounds from a plain directory of WAVs,
+# slack bytes, Foley table), pack-sounds from a plain directory of WAVs
+# (each sample the bytes `relic encode` writes; samples stored in the order
+# identifiers first name them; to standard output),
 # exit codes. Prints "N passed, M failed". Environment: RELIC.
 RELIC=${RELIC:-build/relic}
 tmp=$(mktemp -d)
@@ -115,6 +117,34 @@ if [ $have_sox = 1 ]; then
     printf '{"format": "tpa sounds", "sounds": [{"sound_id": "0x12", "file": "MISSING.wav", "bits": 12}]}\n' > "$tmp/plain/sounds.json"
     expect_rc 1 "pack-sounds with bad bits" "$RELIC" pack-sounds "$tmp/plain" "$tmp/bad.tpa"
     if grep -q 'sounds.json: sounds\[0\].bits' "$tmp/err"; then ok; else bad "bad sounds.json: no field path"; cat "$tmp/err"; fi
+fi
+# pack-sounds writes each sample as `relic encode` writes the CAU, byte for
+# byte (a one-sound bank holds the 24-byte header, one 56-byte identifier,
+# then the sample), for each kind of WAV it reads, PCM and IMA ADPCM; a
+# shared identifier naming a later sample first stores it first; writing to
+# standard output gives the same bytes as writing to a file (the summary
+# line follows them)
+if [ $have_sox = 1 ]; then
+    sox -n -r 22050 -b 8 -c 1 "$tmp/w8.wav" synth 0.4 sine 200 2>/dev/null
+    sox -n -r 22050 -b 24 -c 2 "$tmp/w24.wav" synth 0.4 sine 200 sine 900 2>/dev/null
+    sox -n -r 44100 -e floating-point -b 32 -c 1 "$tmp/wf.wav" synth 0.3 sine 200 2>/dev/null
+    for w in w8 w24 wf; do
+        for mode in "" --adpcm; do
+            rm -rf "$tmp/one" && mkdir -p "$tmp/one" && cp "$tmp/$w.wav" "$tmp/one/0000CAFE.wav"
+            # shellcheck disable=SC2086
+            "$RELIC" pack-sounds "$tmp/one" "$tmp/one.tpa" $mode >/dev/null && "$RELIC" encode "$tmp/$w.wav" "$tmp/one.cau" $mode >/dev/null
+            if tail -c +81 "$tmp/one.tpa" | cmp -s - "$tmp/one.cau"; then ok; else bad "pack-sounds $w $mode: the sample differs from relic encode's CAU"; fi
+        done
+    done
+    rm -rf "$tmp/order" && mkdir -p "$tmp/order" && cp "$tmp/w8.wav" "$tmp/order/a.wav" && cp "$tmp/wf.wav" "$tmp/order/b.wav"
+    printf '{"format": "tpa sounds", "sounds": [{"sound_id": "0x1", "file": "a.wav"},\n {"sound_id": "0x2", "same_sample_as": "0x3"},\n {"sound_id": "0x3", "file": "b.wav", "compression": "ima_adpcm"}]}\n' > "$tmp/order/sounds.json"
+    expect_rc 0 "pack-sounds, a shared identifier first" "$RELIC" pack-sounds "$tmp/order" "$tmp/order.tpa"
+    expect_rc 0 "check --strict that bank" "$RELIC" check --strict "$tmp/order.tpa"
+    "$RELIC" pack-sounds "$tmp/order" - > "$tmp/order.stdout.tpa" 2>/dev/null
+    if head -c "$(wc -c < "$tmp/order.tpa")" "$tmp/order.stdout.tpa" | cmp -s - "$tmp/order.tpa"; then ok; else bad "pack-sounds to standard output differs from the file"; fi
+    expect_rc 0 "extract that bank" "$RELIC" extract "$tmp/order.tpa" -C "$tmp/order2"
+    expect_rc 0 "pack-sounds it again" "$RELIC" pack-sounds "$tmp/order2" "$tmp/order2.tpa"
+    if cmp -s "$tmp/order.tpa" "$tmp/order2.tpa"; then ok; else bad "extract -> pack-sounds of a bank with a shared sample first is not byte-exact"; fi
 fi
 expect_rc 1 "pack-sounds of a missing directory" "$RELIC" pack-sounds "$tmp/nonexistent" "$tmp/none.tpa"
 expect_rc 2 "pack-sounds without OUT" "$RELIC" pack-sounds "$tmp/plain"

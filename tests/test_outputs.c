@@ -119,9 +119,9 @@ static void test_colour_relief_lights_slopes_facing_north_west(void **state)
     relic_arena_init_heap(&a, 0);
     relic_buf_init(&out, 0);
     assert_int_equal(relic_relief_png(&g, RELIC_RELIEF_COLOUR, &a, &out, &err), RELIC_OK);
-    /* an 8-bit RGBA PNG (IHDR: bit depth 8, colour type 6) */
+    /* an 8-bit RGB PNG, opaque without an alpha channel (IHDR: bit depth 8, colour type 2) */
     assert_int_equal(out.data[24], 8);
-    assert_int_equal(out.data[25], 6);
+    assert_int_equal(out.data[25], 2);
     uint8_t *px = decode_rgba(&out, &img);
     assert_int_equal(img.width, RN);
     assert_int_equal(img.height, RN);
@@ -175,6 +175,82 @@ static void test_grey_relief_is_one_channel_and_empty_grid_is_refused(void **sta
     assert_int_equal(relic_relief_png(&empty, RELIC_RELIEF_COLOUR, &a, &out, &err), RELIC_E_ARGUMENT);
     relic_buf_free(&out);
     relic_arena_release(&a);
+}
+
+/* The relief formulas in double precision, as relic_relief.h states them
+ * (central differences in world units, Lambert light from the north-west
+ * 45 degrees up; grey: ambient 0.12 then shading and height 4:1; colour:
+ * the tint between its stops times 0.35 + 0.65 x shading): the picture
+ * relief.c draws (in float, the tint from a table) must match it within
+ * one level per channel, so that a faster drawing stays the same picture. */
+static const double ref_stops[][4] = {{0.00, 0x3a, 0x7d, 0x44}, {0.25, 0x8c, 0xb3, 0x5a}, {0.50, 0xe0, 0xd0, 0x8a}, {0.75, 0xa0, 0x6e, 0x3c}, {0.92, 0xc8, 0xc0, 0xb8}, {1.00, 0xff, 0xff, 0xff}};
+
+static uint8_t ref_byte(double v)
+{
+    if (v > 1) return 255;
+    return v < 0 ? 0 : (uint8_t)(v * 255 + 0.5);
+}
+
+static void ref_pixel(const relic_relief_grid *g, relic_relief_style style, uint32_t x, uint32_t y, uint8_t rgb[3])
+{
+    const uint32_t w = g->width, n = g->height;
+    const int32_t *h = g->heights;
+    const uint32_t x0 = x ? x - 1 : x, x1 = x + 1 < w ? x + 1 : x, y0 = y ? y - 1 : y, y1 = y + 1 < n ? y + 1 : y;
+    double gx = 0, gy = 0;
+    if (x1 > x0) gx = ((double)h[y * w + x1] - h[y * w + x0]) * g->z_scale / ((x1 - x0) * g->spacing);
+    if (y1 > y0) gy = ((double)h[y1 * w + x] - h[y0 * w + x]) * g->z_scale / ((y1 - y0) * g->spacing);
+    double shade = (gx * 0.5 - gy * 0.5 + sqrt(0.5)) / sqrt(gx * gx + gy * gy + 1);
+    if (!(shade > 0)) shade = 0;
+    const double range = (double)g->max - g->min, t = range > 0 ? ((double)h[y * w + x] - g->min) / range : 0.5;
+    if (style == RELIC_RELIEF_GREY) {
+        rgb[0] = rgb[1] = rgb[2] = ref_byte(0.12 + 0.88 * (0.8 * shade + 0.2 * t));
+        return;
+    }
+    size_t k = 1;
+    while (k + 1 < 6 && t > ref_stops[k][0]) k++;
+    const double *a = ref_stops[k - 1], *b = ref_stops[k], f = fmin(1, fmax(0, (t - a[0]) / (b[0] - a[0])));
+    for (int c = 0; c < 3; c++) rgb[c] = ref_byte((a[c + 1] + (b[c + 1] - a[c + 1]) * f) / 255.0 * (0.35 + 0.65 * shade));
+}
+
+#define HW 61 /* odd sizes: the edges and the middle both show */
+#define HH 47
+
+static void test_relief_matches_the_stated_formulas_within_one_level(void **state)
+{
+    (void)state;
+    static int32_t h[HW * HH];
+    /* hills, a cliff and flat ground, heights far from 0 as real terrains have */
+    for (int y = 0; y < HH; y++)
+        for (int x = 0; x < HW; x++)
+            h[y * HW + x] = 1000000 + (int32_t)(40000 * sin(x * 0.31) * cos(y * 0.23)) + (x > 40 ? 90000 : 0) +
+                (y < 5 ? 0 : 7 * x * y);
+    int32_t lo = h[0], hi = h[0];
+    for (int i = 0; i < HW * HH; i++) lo = h[i] < lo ? h[i] : lo, hi = h[i] > hi ? h[i] : hi;
+    const relic_relief_grid g = {HW, HH, h, 0.0004, 2.0, lo, hi};
+    for (int style = RELIC_RELIEF_GREY; style <= RELIC_RELIEF_COLOUR; style++) {
+        relic_arena a;
+        relic_error err;
+        relic_buf out;
+        png_image img;
+        relic_arena_init_heap(&a, 0);
+        relic_buf_init(&out, 0);
+        assert_int_equal(relic_relief_png(&g, (relic_relief_style)style, &a, &out, &err), RELIC_OK);
+        uint8_t *px = decode_rgba(&out, &img);
+        int worst = 0;
+        for (uint32_t r = 0; r < HH; r++)
+            for (uint32_t x = 0; x < HW; x++) {
+                uint8_t want[3];
+                ref_pixel(&g, (relic_relief_style)style, x, HH - 1 - r, want); /* row 0 is north */
+                for (int c = 0; c < 3; c++) {
+                    int d = abs(px[(r * HW + x) * 4 + c] - want[c]);
+                    worst = d > worst ? d : worst;
+                }
+            }
+        assert_true(worst <= 1);
+        free(px);
+        relic_buf_free(&out);
+        relic_arena_release(&a);
+    }
 }
 
 /* ---- the NWN2 terrain preview ---- */
@@ -333,6 +409,7 @@ int main(void)
         cmocka_unit_test(test_colour_relief_lights_slopes_facing_north_west),
         cmocka_unit_test(test_colour_relief_tints_lowlands_green_and_peaks_white),
         cmocka_unit_test(test_grey_relief_is_one_channel_and_empty_grid_is_refused),
+        cmocka_unit_test(test_relief_matches_the_stated_formulas_within_one_level),
         cmocka_unit_test(test_trn_terrain_preview_rasterises_the_megatile),
         cmocka_unit_test(test_trn_terrain_preview_refuses_piled_up_triangles),
         cmocka_unit_test(test_grf_mtl_names_only_the_texture_files_the_caller_has),

@@ -59,21 +59,22 @@ static void test_every_filter_and_level_writes_the_same_pixels(void **state)
 {
     (void)state;
     for (int f = RELIC_PNG_FILTER_ADAPTIVE; f <= RELIC_PNG_FILTER_PAETH; f++)
-        for (int level = 0; level <= 9; level += 3) {
-            const relic_png_options o = {(relic_png_filter)f, level};
-            relic_buf png;
-            relic_status st;
-            write_ramp(&o, &png, &st);
-            assert_int_equal(st, RELIC_OK);
-            assert_ramp(&png);
-            relic_buf_free(&png);
-        }
+        for (int level = 0; level <= 9; level += 3)
+            for (int z = RELIC_PNG_STRATEGY_DEFAULT; z <= RELIC_PNG_STRATEGY_RLE; z++) {
+                const relic_png_options o = {(relic_png_filter)f, level, (relic_png_strategy)z};
+                relic_buf png;
+                relic_status st;
+                write_ramp(&o, &png, &st);
+                assert_int_equal(st, RELIC_OK);
+                assert_ramp(&png);
+                relic_buf_free(&png);
+            }
 }
 
 static void test_heightmap_options_compress_a_smooth_ramp_better_than_no_filter(void **state)
 {
     (void)state;
-    const relic_png_options none = {RELIC_PNG_FILTER_NONE, 2}, hm = RELIC_PNG_HEIGHTMAP_OPTIONS;
+    const relic_png_options none = {RELIC_PNG_FILTER_NONE, 2, RELIC_PNG_STRATEGY_DEFAULT}, hm = RELIC_PNG_HEIGHTMAP_OPTIONS;
     relic_buf a, b;
     relic_status st;
     size_t unfiltered = write_ramp(&none, &a, &st), filtered = write_ramp(&hm, &b, &st);
@@ -86,7 +87,10 @@ static void test_heightmap_options_compress_a_smooth_ramp_better_than_no_filter(
 static void test_options_out_of_range_are_refused(void **state)
 {
     (void)state;
-    const relic_png_options bad[] = {{(relic_png_filter)99, 2}, {RELIC_PNG_FILTER_UP, 10}, {RELIC_PNG_FILTER_UP, -1}};
+    const relic_png_options bad[] = {{(relic_png_filter)99, 2, RELIC_PNG_STRATEGY_DEFAULT},
+                                     {RELIC_PNG_FILTER_UP, 10, RELIC_PNG_STRATEGY_DEFAULT},
+                                     {RELIC_PNG_FILTER_UP, -1, RELIC_PNG_STRATEGY_DEFAULT},
+                                     {RELIC_PNG_FILTER_UP, 2, (relic_png_strategy)7}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         relic_buf png;
         relic_status st;

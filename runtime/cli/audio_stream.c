@@ -182,7 +182,7 @@ static int load_captions(const char *path, relic_arena *a, relic_audio_caption *
 /* The CAU's header and caption block for the given data size, by the
  * generated writer (data left out), checked by the validator once the
  * data size is known to fit. */
-static int cau_prefix(relic_cau_file *m, relic_buf *out, const char *out_path)
+int cli_cau_prefix(relic_cau_file *m, relic_buf *out, const char *out_path)
 {
     relic_error err;
     relic_cau_file head = *m;
@@ -200,6 +200,68 @@ static int cau_prefix(relic_cau_file *m, relic_buf *out, const char *out_path)
 
 /* The 16-bit frames of a WAV's data, a piece at a time. */
 #define PCM_FRAMES 16384u
+
+/* The frames of the WAV w (whose bytes start at base, inside the mapping
+ * map) as a sample's data: PCM of bits (8 or 16) when block_align is 0,
+ * else IMA ADPCM in blocks of block_align, the encoder's state from a.
+ * Writes exactly the data size the CAU header states for them. */
+static int stream_wav_data(stream *s, const relic_mapping *map, const uint8_t *base, const relic_wav_info *w,
+                           unsigned bits, uint32_t block_align, relic_arena *a, const char *in_path)
+{
+    relic_error err;
+    int adpcm = block_align != 0, rc = 0;
+    s->src = map;
+    s->released = base;
+    int16_t *pcm = malloc(PCM_FRAMES * 2 * sizeof *pcm);
+    relic_stream e; /* the encoder's state comes from a */
+    memset(&e, 0, sizeof e);
+    if (!pcm) {
+        cli_errorf(in_path, 0, "no memory for the encoder");
+        rc = 1;
+    } else if (adpcm && relic_adpcm_encode_init(&e, block_align, w->channels, a, &err) != RELIC_OK) {
+        cli_error(in_path, &err);
+        rc = 1;
+    }
+    const uint8_t *src = base + w->data_offset;
+    uint8_t *le = (uint8_t *)s->buf; /* 16-bit LE frames for the encoder, or the PCM to store */
+    for (uint64_t f0 = 0; !rc && (f0 < w->frames || (adpcm && f0 == w->frames));) {
+        size_t k = w->frames - f0 < PCM_FRAMES ? (size_t)(w->frames - f0) : PCM_FRAMES;
+        relic_audio_wav_to_s16(w, src + f0 * w->block_align, k, pcm);
+        size_t values = k * w->channels;
+        if (!adpcm) {
+            if (bits == 16)
+                for (size_t i = 0; i < values; i++) relic_store_u16le(le + 2 * i, (uint16_t)pcm[i]);
+            else
+                for (size_t i = 0; i < values; i++) le[i] = (uint8_t)(((int32_t)pcm[i] + 32768) >> 8);
+            rc = stream_write(s, le, values * (bits / 8u));
+        } else {
+            uint8_t in_le[PCM_FRAMES * 2 * sizeof(int16_t)];
+            for (size_t i = 0; i < values; i++) relic_store_u16le(in_le + 2 * i, (uint16_t)pcm[i]);
+            int last = f0 + k == w->frames;
+            e.next_in = in_le;
+            e.avail_in = values * 2;
+            relic_stream_status r;
+            do {
+                e.next_out = s->buf;
+                e.avail_out = STREAM_CHUNK;
+                r = relic_stream_run(&e, last ? RELIC_STREAM_FINISH : RELIC_STREAM_MORE, &err);
+                if (r == RELIC_STREAM_ERROR) {
+                    cli_error(in_path, &err);
+                    rc = 1;
+                } else {
+                    rc = stream_write(s, s->buf, STREAM_CHUNK - e.avail_out);
+                }
+            } while (!rc && r == RELIC_STREAM_NEED_OUTPUT);
+            if (last) f0++; /* past the end: the loop's final round flushed the encoder */
+        }
+        f0 += k;
+        release_input(s, src + f0 * w->block_align);
+    }
+    relic_stream_end(&e);
+    free(pcm);
+    s->src = NULL;
+    return rc;
+}
 
 int cli_cau_from_wav(const cli_input *in, const char *out_path, int adpcm, const char *captions_path)
 {
@@ -234,61 +296,67 @@ int cli_cau_from_wav(const cli_input *in, const char *out_path, int adpcm, const
     }
     m.header.data_size = (uint32_t)data_size;
     m.header.decoded_size = (uint32_t)decoded;
-    if (cau_prefix(&m, &prefix, out_path)) goto done;
+    if (cli_cau_prefix(&m, &prefix, out_path)) goto done;
 
     stream s;
     if (stream_open(&s, out_path, in->path, &in->map, in->map.bytes.data)) goto done;
     rc = stream_write(&s, prefix.data, prefix.size);
-    int16_t *pcm = malloc(PCM_FRAMES * 2 * sizeof *pcm);
-    relic_stream e; /* the encoder's state comes from a */
-    memset(&e, 0, sizeof e);
-    if (!pcm) {
-        cli_errorf(in->path, 0, "no memory for the encoder");
-        rc = 1;
-    } else if (adpcm && relic_adpcm_encode_init(&e, m.header.block_align, w.channels, &a, &err) != RELIC_OK) {
-        cli_error(in->path, &err);
-        rc = 1;
-    }
-    const uint8_t *src = in->map.bytes.data + w.data_offset;
-    uint8_t *le = (uint8_t *)s.buf; /* 16-bit LE frames for the encoder, or the PCM to store */
-    for (uint64_t f0 = 0; !rc && (f0 < w.frames || (adpcm && f0 == w.frames));) {
-        size_t k = w.frames - f0 < PCM_FRAMES ? (size_t)(w.frames - f0) : PCM_FRAMES;
-        relic_audio_wav_to_s16(&w, src + f0 * w.block_align, k, pcm);
-        size_t values = k * w.channels;
-        if (!adpcm) {
-            if (bits == 16)
-                for (size_t i = 0; i < values; i++) relic_store_u16le(le + 2 * i, (uint16_t)pcm[i]);
-            else
-                for (size_t i = 0; i < values; i++) le[i] = (uint8_t)(((int32_t)pcm[i] + 32768) >> 8);
-            rc = stream_write(&s, le, values * (bits / 8u));
-        } else {
-            uint8_t in_le[PCM_FRAMES * 2 * sizeof(int16_t)];
-            for (size_t i = 0; i < values; i++) relic_store_u16le(in_le + 2 * i, (uint16_t)pcm[i]);
-            int last = f0 + k == w.frames;
-            e.next_in = in_le;
-            e.avail_in = values * 2;
-            relic_stream_status r;
-            do {
-                e.next_out = s.buf;
-                e.avail_out = STREAM_CHUNK;
-                r = relic_stream_run(&e, last ? RELIC_STREAM_FINISH : RELIC_STREAM_MORE, &err);
-                if (r == RELIC_STREAM_ERROR) {
-                    cli_error(in->path, &err);
-                    rc = 1;
-                } else {
-                    rc = stream_write(&s, s.buf, STREAM_CHUNK - e.avail_out);
-                }
-            } while (!rc && r == RELIC_STREAM_NEED_OUTPUT);
-            if (last) f0++; /* past the end: the loop's final round flushed the encoder */
-        }
-        f0 += k;
-        release_input(&s, src + f0 * w.block_align);
-    }
-    relic_stream_end(&e);
-    free(pcm);
+    if (!rc) rc = stream_wav_data(&s, &in->map, in->map.bytes.data, &w, bits, adpcm ? m.header.block_align : 0, &a, in->path);
     rc = stream_close(&s, rc);
 done:
     relic_buf_free(&prefix);
     relic_arena_release(&a);
+    return rc;
+}
+
+/* An output written in pieces: stream plus nothing else, so the pieces
+ * above serve cmd_pack_sounds.c too. */
+struct cli_stream {
+    stream s;
+};
+
+cli_stream *cli_stream_open(const char *out_path)
+{
+    cli_stream *o = malloc(sizeof *o);
+    if (!o) {
+        cli_errorf(out_path, 0, "no memory for the output");
+        return NULL;
+    }
+    if (stream_open(&o->s, out_path, NULL, NULL, NULL)) {
+        free(o);
+        return NULL;
+    }
+    return o;
+}
+
+int cli_stream_write(cli_stream *o, const void *p, size_t n) { return stream_write(&o->s, p, n); }
+
+int cli_stream_wav_data(cli_stream *o, const char *in_path, const relic_mapping *map, const relic_wav_info *w,
+                        unsigned bits, uint32_t block_align)
+{
+    relic_arena a; /* the encoder's state, one sample at a time */
+    relic_arena_init_heap(&a, 0);
+    int rc = stream_wav_data(&o->s, map, map->bytes.data, w, bits, block_align, &a, in_path);
+    relic_arena_release(&a);
+    return rc;
+}
+
+int cli_stream_reread(cli_stream *o, relic_mapping *m)
+{
+    relic_error err;
+    memset(m, 0, sizeof *m);
+    if (!o->s.out.has_tmp || o->s.out.fd < 0) return 0; /* standard output, a device: gone */
+    /* writes are unbuffered (relic_out_write): the file holds every byte */
+    if (relic_map_file(o->s.out.tmp_name, 0, m, &err) != RELIC_OK) {
+        cli_error(o->s.out.path, &err);
+        return -1;
+    }
+    return 1;
+}
+
+int cli_stream_close(cli_stream *o, int rc)
+{
+    rc = stream_close(&o->s, rc);
+    free(o);
     return rc;
 }

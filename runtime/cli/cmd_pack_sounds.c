@@ -8,29 +8,23 @@
  * DIR/foley.json the collision table. Without sounds.json every .wav file in DIR is
  * one identifier (sorted by file name; an 8-hex-digit name is the sound ID,
  * any other name is hashed as a sound name, Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp). The bank is laid out
- * by relic_tpa_pack (runtime/formats/tres/tpa_pack.c) and checked before it is written. */
-#define _POSIX_C_SOURCE 200809L
+ * by relic_tpa_pack (runtime/formats/tres/tpa_pack.c) from each sample's
+ * size, which follows from its WAV's frame count, then written piece by
+ * piece with the data encoded block by block from the WAVs (constant
+ * memory whatever the size), and read back and checked before the
+ * temporary file is renamed into place. */
+#define _DEFAULT_SOURCE 1 /* madvise */
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "audio_cli.h"
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "progress.h"
-
-/* relic_adpcm_encode with its search scratch in a heap arena freed at once */
-static relic_status adpcm_encode_scratch(const int16_t *pcm, size_t frames, unsigned channels, uint32_t block_align,
-                                         relic_buf *out, relic_error *err)
-{
-    relic_arena a;
-    relic_arena_init_heap(&a, 0);
-    relic_status st = relic_adpcm_encode(pcm, frames, channels, block_align, &a, out, err);
-    relic_arena_release(&a);
-    return st;
-}
 
 static void usage(FILE *f)
 {
@@ -358,57 +352,73 @@ static int load_captions(const char *dir, relic_mapping *m, relic_arena *a, capt
     return 0;
 }
 
-/* The sample of sound s: its WAV encoded as sounds.json says. */
-static int build_sample(const char *dir, const sound *s, int adpcm_default, const caption_set *caps, size_t ncaps,
-                        relic_arena *a, relic_cau_file *out)
+/* How one stored sample's data are made from its WAV. */
+typedef struct sample_src {
+    const char *file;     /* the WAV's name inside DIR */
+    relic_wav_info wav;   /* as parsed when the sample was planned */
+    unsigned bits;        /* PCM bits to store (8 or 16) */
+    uint32_t block_align; /* IMA ADPCM block size; 0 for PCM */
+} sample_src;
+
+/* The sample of sound s as sounds.json says to store it: its header and
+ * caption block in out (out->data is NULL, out->data_count the size the
+ * data will have: PCM and IMA ADPCM sizes follow from the frame count), and
+ * how to make the data in src. The WAV is read for its header only. */
+static int plan_sample(const char *dir, const sound *s, int adpcm_default, const caption_set *caps, size_t ncaps,
+                       relic_arena *a, relic_cau_file *out, sample_src *src)
 {
     char path[4096];
     relic_mapping m;
     relic_error err;
-    relic_arena tmp;
-    int16_t *pcm;
-    size_t frames;
-    unsigned channels, bits;
-    uint32_t rate;
+    relic_wav_info *w = &src->wav;
     int rc = 1;
     snprintf(path, sizeof path, "%s/%s", dir, s->file);
     if (relic_map_file(path, 0, &m, &err) != RELIC_OK) {
         cli_error(path, &err);
         return 1;
     }
-    relic_arena_init_heap(&tmp, CLI_ARENA_LIMIT);
     const caption_set *c = NULL;
     for (size_t i = 0; i < ncaps && !c; i++)
         if (caps[i].sound_id == s->sound_id) c = &caps[i];
     int adpcm = s->compression < 0 ? adpcm_default : s->compression == RELIC_TPA_COMPRESSION_IMA_ADPCM;
-    if (relic_audio_wav_read(m.bytes.data, m.bytes.size, &tmp, &pcm, &frames, &channels, &rate, &bits, &err) != RELIC_OK ||
-        relic_audio_cau_from_pcm(pcm, frames, channels, rate, s->bits ? s->bits : bits, adpcm, c ? c->lines : NULL,
-                                 c ? c->count : 0, a, out, &err) != RELIC_OK) {
+    relic_status st = relic_audio_wav_parse(m.bytes.data, m.bytes.size, w, &err);
+    if (st == RELIC_OK && w->frames > UINT32_MAX / 4u)
+        st = relic_fail(&err, RELIC_E_LIMIT, w->data_offset, "data", "%llu frames: a sample holds at most 4 GiB",
+                        (unsigned long long)w->frames);
+    unsigned wav_bits = w->bits == 8 && !w->is_float ? 8 : 16; /* what the WAV holds, as 8 or 16 bits */
+    if (st == RELIC_OK)
+        st = relic_audio_cau_from_pcm(NULL, 0, w->channels, w->sample_rate, s->bits ? s->bits : wav_bits, adpcm,
+                                      c ? c->lines : NULL, c ? c->count : 0, a, out, &err);
+    if (st != RELIC_OK) {
         cli_error(path, &err);
         goto done;
     }
     relic_cau_sample_header *h = &out->header;
     if (adpcm && s->block_align && s->block_align != h->block_align) {
-        /* a block size other than the game's: encode again with it */
-        relic_buf b;
-        relic_buf_init(&b, 0);
-        if (adpcm_encode_scratch(pcm, frames, channels, s->block_align, &b, &err) != RELIC_OK || b.size > UINT32_MAX ||
-            !(out->data = relic_arena_alloc(a, b.size + 1, 1))) {
-            if (b.size > UINT32_MAX) cli_errorf(path, 0, "block_align %u: over 4 GiB", s->block_align);
-            else cli_error_in(path, "block_align", &err);
-            relic_buf_free(&b);
+        /* a block size other than the game's */
+        if (relic_adpcm_check_params(s->block_align, w->channels, &err) != RELIC_OK) {
+            cli_error_in(path, "block_align", &err);
             goto done;
         }
-        memcpy(out->data, b.data, b.size);
-        out->data_count = b.size;
-        h->data_size = (uint32_t)b.size;
         h->block_align = s->block_align;
-        h->decoded_size = (uint32_t)(relic_adpcm_frames(b.size, s->block_align, channels) * channels * 2);
-        relic_buf_free(&b);
     } else if (!adpcm && s->block_align) {
         cli_errorf(path, 0, "block_align %u for PCM (must be 0)", s->block_align);
         goto done;
     }
+    uint64_t size = adpcm ? relic_adpcm_encoded_size(w->frames, h->block_align, w->channels)
+                          : w->frames * w->channels * (h->bits / 8u);
+    uint64_t decoded = adpcm ? relic_adpcm_frames(size, h->block_align, w->channels) * w->channels * 2 : size;
+    if (size > UINT32_MAX - 65536u || decoded > UINT32_MAX) {
+        cli_errorf(path, 0, "%llu frames do not fit a CAU sample (4 GiB)", (unsigned long long)w->frames);
+        goto done;
+    }
+    out->data = NULL;
+    out->data_count = (size_t)size;
+    h->data_size = (uint32_t)size;
+    h->decoded_size = (uint32_t)decoded;
+    src->file = s->file;
+    src->bits = h->bits;
+    src->block_align = adpcm ? h->block_align : 0;
     if (s->has_slack && out->caption_count) {
         /* the caption block's tail as the bank had it, instead of the 4
          * bytes relic_audio_captions_build appends */
@@ -430,12 +440,147 @@ static int build_sample(const char *dir, const sound *s, int adpcm_default, cons
     h->flags = s->flags;
     rc = 0;
 done:
-    relic_arena_release(&tmp);
     relic_unmap(&m);
     return rc;
 }
 
-static void print_problem(void *ctx, const relic_error *e) { cli_error(ctx, e); }
+/* The data of the sample src plans, from its WAV, onto the output. */
+static int write_sample_data(cli_stream *o, const char *dir, const sample_src *src)
+{
+    char path[4096];
+    relic_mapping m;
+    relic_error err;
+    relic_wav_info w;
+    snprintf(path, sizeof path, "%s/%s", dir, src->file);
+    if (relic_map_file(path, 0, &m, &err) != RELIC_OK) {
+        cli_error(path, &err);
+        return 1;
+    }
+    int rc = 1;
+    if (relic_audio_wav_parse(m.bytes.data, m.bytes.size, &w, &err) != RELIC_OK) cli_error(path, &err);
+    else if (memcmp(&w, &src->wav, sizeof w) != 0) cli_errorf(path, 0, "the file changed while the bank was written");
+    else rc = cli_stream_wav_data(o, path, &m, &w, src->bits, src->block_align);
+    relic_unmap(&m);
+    return rc;
+}
+
+/* The bank m (from relic_tpa_pack, whose samples hold no data bytes) onto
+ * the output piece by piece: the header and identifier table, each
+ * sample's header and caption block followed by its data encoded from its
+ * WAV, then the collision table. The pieces come from the generated
+ * writers; the layout is relic_tpa_pack's. by_storage[k] is the index into
+ * cau/src of the k-th stored sample. */
+static int write_bank(cli_stream *o, const char *dir, const char *out_path, const relic_tpa_file *m,
+                      relic_cau_file *cau, const sample_src *src, const size_t *by_storage)
+{
+    relic_error err;
+    relic_buf b;
+    relic_buf_init(&b, 0);
+    int rc = 1;
+    /* header and identifiers: the writer's derived counts and offsets for a
+     * bank without samples and collisions, then the real ones */
+    relic_tpa_file head = *m;
+    head.samples_count = 0;
+    head.collisions = NULL;
+    head.collisions_count = 0;
+    head.header.collision_offset = 0;
+    if (relic_tpa_write(&head, &b, &err) != RELIC_OK) {
+        cli_error(out_path, &err);
+        goto done;
+    }
+    relic_store_u32le(b.data + RELIC_TPA_HEADER_SAMPLE_COUNT_POS, (uint32_t)m->samples_count);
+    relic_store_u32le(b.data + RELIC_TPA_HEADER_COLLISION_COUNT_POS, (uint32_t)m->collisions_count);
+    relic_store_u32le(b.data + RELIC_TPA_HEADER_COLLISION_OFFSET_POS, m->header.collision_offset);
+    if (cli_stream_write(o, b.data, b.size)) goto done;
+    for (size_t k = 0; k < m->samples_count; k++) {
+        b.size = 0;
+        if (cli_cau_prefix(&cau[by_storage[k]], &b, out_path) || cli_stream_write(o, b.data, b.size) ||
+            write_sample_data(o, dir, &src[by_storage[k]]))
+            goto done;
+    }
+    if (m->collisions_count) {
+        /* the records as the writer lays them out after a bare header */
+        relic_tpa_file tail;
+        memset(&tail, 0, sizeof tail);
+        tail.header.version = m->header.version;
+        tail.collisions = (relic_tpa_collision *)m->collisions; /* only read by the writer */
+        tail.collisions_count = m->collisions_count;
+        b.size = 0;
+        if (relic_tpa_write(&tail, &b, &err) != RELIC_OK) {
+            cli_error(out_path, &err);
+            goto done;
+        }
+        if (cli_stream_write(o, b.data + RELIC_TPA_HEADER_SIZE, b.size - RELIC_TPA_HEADER_SIZE)) goto done;
+    }
+    rc = 0;
+done:
+    relic_buf_free(&b);
+    return rc;
+}
+
+/* Hand back the pages of a read-only file mapping wholly inside [p, p+n):
+ * read once, they need not stay resident. */
+static void release_pages(const uint8_t *p, size_t n)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    uintptr_t from = ((uintptr_t)p + page - 1) / page * page, to = ((uintptr_t)p + n) / page * page;
+    if (to > from) madvise((void *)from, to - from, MADV_DONTNEED);
+}
+
+/* Data checked per window of whole IMA ADPCM blocks (PCM needs no read). */
+#define CHECK_BLOCKS 64u
+
+/* The written bank read back, in constant memory: the validator, then
+ * what relic_tpa_check asks of a bank (each identifier names a stored
+ * sample's start and length and holds a copy of its header; each sample's
+ * data decode), the data a window at a time with the pages handed back. */
+static int check_written(cli_stream *o, const char *out_path, const relic_tpa_file *m)
+{
+    relic_mapping map;
+    relic_tpa_view v;
+    relic_error err;
+    int have = cli_stream_reread(o, &map);
+    if (have <= 0) return have < 0;
+    int rc = 1;
+    if (relic_tpa_validate(map.bytes.data, map.bytes.size, &v, &err) != RELIC_OK) {
+        cli_error_in(out_path, "internal error: the packed bank does not validate", &err);
+        goto done;
+    }
+    uint64_t at = (uint64_t)(v.samples - v.base);
+    for (size_t k = 0; k < m->samples_count; k++) {
+        const relic_tpa_sample *s = &m->samples[k];
+        uint64_t size = relic_tpa_sample_size(s);
+        for (size_t i = 0; i < m->ids_count; i++) {
+            const relic_tpa_id_entry *e = &m->ids[i];
+            uint64_t eo = RELIC_TPA_HEADER_SIZE + (uint64_t)i * RELIC_TPA_ID_ENTRY_SIZE;
+            if (e->sample_offset == at &&
+                (e->sample_length != size ||
+                 memcmp(v.base + eo + RELIC_TPA_ID_ENTRY_HEADER_POS, v.base + at, RELIC_TPA_SAMPLE_HEADER_SIZE))) {
+                relic_fail(&err, RELIC_E_LAYOUT, eo, "ids", "internal error: identifier %zu and samples[%zu] differ", i, k);
+                cli_error(out_path, &err);
+                goto done;
+            }
+        }
+        relic_audio_format f;
+        relic_audio_format_of_tpa(&s->header, &f);
+        const uint8_t *data = v.base + at + s->header.data_offset;
+        size_t step = f.block_align ? (size_t)f.block_align * CHECK_BLOCKS : s->data_count + 1;
+        for (size_t d = 0; d == 0 || d < s->data_count; d += step) {
+            size_t n = s->data_count - d < step ? s->data_count - d : step;
+            if (relic_audio_check_data(&f, data + d, n, &err) != RELIC_OK) {
+                if (!strcmp(err.path, "data")) err.offset += (size_t)(data + d - v.base);
+                cli_error_in(out_path, "internal error: a packed sample does not decode", &err);
+                goto done;
+            }
+            release_pages(data + d, n);
+        }
+        at += size;
+    }
+    rc = 0;
+done:
+    relic_unmap(&map);
+    return rc;
+}
 
 int cmd_pack_sounds(int argc, char **argv)
 {
@@ -474,8 +619,6 @@ int cmd_pack_sounds(int argc, char **argv)
     caption_set *caps = NULL;
     relic_tpa_file foley;
     memset(&foley, 0, sizeof foley);
-    relic_buf out;
-    relic_buf_init(&out, 0);
     int rc = 1, have;
     if ((have = read_file(dir, "sounds.json", &sm, 1)) > 0) goto done;
     if (have == 0 ? load_sounds(dir, &sm, &a, &snd, &ns) : scan_dir(dir, &a, &snd, &ns)) goto done;
@@ -489,24 +632,20 @@ int cmd_pack_sounds(int argc, char **argv)
     }
     /* one sample per sound that does not share another's */
     relic_cau_file *samples = relic_arena_array(&a, ns ? ns : 1, sizeof *samples, _Alignof(relic_cau_file));
+    sample_src *src = relic_arena_array(&a, ns ? ns : 1, sizeof *src, _Alignof(sample_src));
     relic_tpa_pack_entry *ids = relic_arena_array(&a, ns ? ns : 1, sizeof *ids, _Alignof(relic_tpa_pack_entry));
-    if (!samples || !ids) {
+    size_t *by_storage = relic_arena_array(&a, ns ? ns : 1, sizeof *by_storage, _Alignof(size_t));
+    uint8_t *seen = relic_arena_array(&a, ns ? ns : 1, 1, 1);
+    if (!samples || !src || !ids || !by_storage || !seen) {
         cli_errorf(dir, 0, "no memory for %zu sounds", ns);
         goto done;
     }
     size_t nsamples = 0;
-    cli_progress tick;
-    char what[96];
-    snprintf(what, sizeof what, "pack-sounds: %.80s", dir);
-    cli_progress_tick_begin(&tick, what, 0);
-    int failed = 0;
-    for (size_t i = 0; i < ns && !failed; i++) {
+    for (size_t i = 0; i < ns; i++) {
         if (snd[i].shared) continue;
-        failed = build_sample(dir, &snd[i], adpcm, caps, ncaps, &a, &samples[nsamples]);
-        if (!failed) snd[i].sample = nsamples++;
+        if (plan_sample(dir, &snd[i], adpcm, caps, ncaps, &a, &samples[nsamples], &src[nsamples])) goto done;
+        snd[i].sample = nsamples++;
     }
-    cli_progress_end(&tick);
-    if (failed) goto done;
     for (size_t i = 0; i < ns; i++) {
         ids[i].sound_id = snd[i].sound_id;
         ids[i].attenuation = snd[i].attenuation;
@@ -527,23 +666,36 @@ int cmd_pack_sounds(int argc, char **argv)
         ids[i].sample = snd[j].sample;
     }
     relic_tpa_file m;
-    relic_tpa_view v;
-    if (relic_tpa_pack(ids, ns, samples, nsamples, foley.collisions, foley.collisions_count, &a, &m, &err) != RELIC_OK ||
-        relic_tpa_write(&m, &out, &err) != RELIC_OK) {
+    if (relic_tpa_pack(ids, ns, samples, nsamples, foley.collisions, foley.collisions_count, &a, &m, &err) != RELIC_OK) {
         cli_error(out_path, &err);
         goto done;
     }
-    if (relic_tpa_validate(out.data, out.size, &v, &err) != RELIC_OK) {
-        cli_error_in(out_path, "internal error: the packed bank does not validate", &err);
+    /* relic_tpa_pack stores the samples in the order the identifiers first
+     * name them */
+    memset(seen, 0, ns ? ns : 1);
+    for (size_t i = 0, k = 0; i < ns; i++)
+        if (!seen[ids[i].sample]) {
+            seen[ids[i].sample] = 1;
+            by_storage[k++] = ids[i].sample;
+        }
+    cli_progress tick;
+    char what[96];
+    snprintf(what, sizeof what, "pack-sounds: %.80s", dir);
+    cli_progress_tick_begin(&tick, what, 0);
+    cli_stream *o = cli_stream_open(out_path);
+    if (!o) {
+        cli_progress_end(&tick);
         goto done;
     }
-    if (cli_tpa_check(&v, &m, 0, print_problem, (void *)out_path) != 0) goto done;
-    if (cli_write(out_path, out.data, out.size, NULL)) goto done;
-    printf("%s: %zu identifiers, %zu samples, %zu collision records, %zu bytes\n", out_path, ns, nsamples,
-           foley.collisions_count, out.size);
+    int failed = write_bank(o, dir, out_path, &m, samples, src, by_storage);
+    cli_progress_end(&tick);
+    if (!failed) failed = check_written(o, out_path, &m);
+    if (cli_stream_close(o, failed)) goto done;
+    printf("%s: %zu identifiers, %zu samples, %zu collision records, %llu bytes\n", out_path, ns, nsamples,
+           foley.collisions_count,
+           (unsigned long long)m.header.collision_offset + (unsigned long long)foley.collisions_count * RELIC_TPA_COLLISION_SIZE);
     rc = 0;
 done:
-    relic_buf_free(&out);
     relic_unmap(&sm);
     relic_unmap(&cm);
     relic_unmap(&fm);

@@ -1,8 +1,10 @@
 /* png_write.c — the PNG writer shared by heightmaps, relief pictures and
- * textures (relic_png.h): libpng with a sink into a relic_buf. */
+ * textures (relic_png.h): libpng with a sink into a relic_buf; colour
+ * type from the channel count (grey, RGB, RGBA). */
 #include <png.h>
 #include <setjmp.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "relic_png.h"
 
@@ -23,9 +25,10 @@ relic_status relic_png_write_opts(const relic_png_image *img, const relic_png_op
                                   void *ctx, uint8_t *scratch, relic_buf *out, relic_error *err)
 {
     static const int filters[] = {PNG_ALL_FILTERS, PNG_FILTER_NONE, PNG_FILTER_SUB, PNG_FILTER_UP, PNG_FILTER_PAETH};
-    if (opts && ((unsigned)opts->filter >= sizeof filters / sizeof filters[0] || opts->level < 0 || opts->level > 9))
-        return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "PNG filter %d / zlib level %d out of range", (int)opts->filter,
-                          opts->level);
+    static const int strategies[] = {Z_DEFAULT_STRATEGY, Z_RLE};
+    if (opts && ((unsigned)opts->filter >= sizeof filters / sizeof filters[0] || opts->level < 0 || opts->level > 9 || (unsigned)opts->strategy >= sizeof strategies / sizeof strategies[0]))
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "PNG filter %d / zlib level %d / strategy %d out of range",
+                          (int)opts->filter, opts->level, (int)opts->strategy);
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info) {
@@ -38,12 +41,15 @@ relic_status relic_png_write_opts(const relic_png_image *img, const relic_png_op
                           img->height);
     }
     png_set_write_fn(png, out, sink_write, sink_flush);
-    png_set_IHDR(png, info, img->width, img->height, img->bit_depth,
-                 img->channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
+    int colour = PNG_COLOR_TYPE_GRAY;
+    if (img->channels == 3) colour = PNG_COLOR_TYPE_RGB;
+    if (img->channels == 4) colour = PNG_COLOR_TYPE_RGB_ALPHA;
+    png_set_IHDR(png, info, img->width, img->height, img->bit_depth, colour, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (opts) {
         png_set_filter(png, PNG_FILTER_TYPE_BASE, filters[opts->filter]);
         if (opts->level) png_set_compression_level(png, opts->level);
+        png_set_compression_strategy(png, strategies[opts->strategy]);
     }
     if (img->text_key && img->text) {
         png_text txt;

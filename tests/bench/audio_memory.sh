@@ -1,8 +1,9 @@
 # audio_memory.sh — peak RSS of the audio commands on a large input (target:
 # <= 8 MiB whatever the size, the data streamed block by block): a WAV of
 # >= 60 MB made from a corpus clip repeated (sox), `relic encode` to PCM and
-# to IMA ADPCM, `relic pack-sounds` of a directory holding it, and `relic
-# extract` of that bank. CPU time and peak RSS from wait4 (cpu_run).
+# to IMA ADPCM, `relic pack-sounds` of a directory holding it (PCM and IMA
+# ADPCM), and `relic extract` of the PCM bank. CPU time and peak RSS from
+# wait4 (cpu_run).
 # Usage: RELIC=build/relic sh tests/bench/audio_memory.sh
 set -u
 . tests/bench/rows.sh
@@ -29,6 +30,7 @@ done <<CASES
 encode WAV -> CAU (PCM)|encode \$tmp/dir/big.wav \$tmp/pcm.cau
 encode WAV -> CAU (IMA ADPCM)|encode \$tmp/dir/big.wav \$tmp/adpcm.cau --adpcm
 pack-sounds (PCM)|pack-sounds \$tmp/dir \$tmp/bank.tpa
+pack-sounds (IMA ADPCM)|pack-sounds \$tmp/dir \$tmp/bank-adpcm.tpa --adpcm
 extract of that bank|extract \$tmp/bank.tpa -C \$tmp/out
 convert CAU (IMA ADPCM) -> WAV|convert \$tmp/adpcm.cau \$tmp/back.wav
 CASES

@@ -1,7 +1,8 @@
 # terrain.sh — the WTD terrain commands on the demo's pv.wtd (8192 x 8192
-# grid), CPU time a run (median of RUNS): to a 16-bit PNG heightmap (target:
-# under 2 s of CPU), to a shaded relief, to OBJ, and `relic check`. No peer
-# converts a WTD (the game decodes it at level load): the rows have none.
+# grid), CPU time a run (median of RUNS): to a 16-bit PNG heightmap, to the
+# grey shaded relief and to the colour preview (targets: under 2 s of CPU
+# each), to OBJ, and `relic check`. No peer converts a WTD (the game
+# decodes it at level load): the rows have none.
 # Usage: RELIC=build/relic sh tests/bench/terrain.sh
 set -u
 . tests/bench/rows.sh
@@ -23,7 +24,8 @@ while IFS='|' read -r work target out extra; do
         "$([ "$target" = - ] && echo - || echo "< $target s CPU")" "$verdict"
 done <<CASES
 WTD -> 16-bit PNG heightmap|2|h.png|
-WTD -> shaded relief PNG|-|r.png|--relief
+WTD -> shaded relief PNG|2|r.png|--relief
+WTD -> colour preview PNG|2|p.png|--preview
 WTD -> OBJ|-|t.obj|
 relic check of a WTD|-|check|
 CASES

@@ -26,7 +26,7 @@ typedef struct relic_relief_grid {
 /** What relic_relief_png draws. */
 typedef enum relic_relief_style {
     RELIC_RELIEF_GREY = 0,  /**< 8-bit grey: shading mixed 4:1 with the normalised height */
-    RELIC_RELIEF_COLOUR = 1 /**< 8-bit RGBA, opaque: hypsometric tint x hill shading */
+    RELIC_RELIEF_COLOUR = 1 /**< 8-bit RGB: hypsometric tint x hill shading */
 } relic_relief_style;
 
 /** Appends a PNG of grid g to out, north up (row 0 of the picture is the

@@ -340,7 +340,7 @@ relic_status relic_trn_terrain_obj(const relic_trn_file *m, relic_arena *a, reli
 
 /** The terrain (every TRRN megatile) as the colour relief preview
  *  (relic_relief_png, RELIC_RELIEF_COLOUR: hypsometric tint times hill
- *  shading, north up), an 8-bit RGBA PNG appended to out. TRRN vertices are
+ *  shading, north up), an 8-bit RGB PNG appended to out. TRRN vertices are
  *  free positions (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp), so the
  *  triangles are rasterised onto a square-celled grid over their x, y
  *  extent, at most max_side points on the longer side, heights interpolated

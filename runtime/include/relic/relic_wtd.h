@@ -294,7 +294,7 @@ relic_status relic_wtd_png_read(const uint8_t *data, size_t size, relic_arena *a
  *  comes from arena a. Errors: RELIC_E_NOMEM, RELIC_E_IO. */
 relic_status relic_wtd_relief_png(const relic_wtd_terrain *t, relic_arena *a, relic_buf *out, relic_error *err);
 
-/** The colour preview of the terrain appended to out as an 8-bit RGBA PNG,
+/** The colour preview of the terrain appended to out as an 8-bit RGB PNG,
  *  north up: a hypsometric tint over the grid's height range (green low,
  *  tan, brown, white high) times the same hill shading as
  *  relic_wtd_relief_png (relic_relief_png, RELIC_RELIEF_COLOUR). Heights
