@@ -100,7 +100,51 @@ static void emit_row(gen_schema *s, gen_out *o, const gen_struct *st, const gen_
     else out_puts(o, ", NULL");
     if (!strcmp(kind, "ENUM")) out_printf(o, ", %s_%s_name, %s_%s_from_name", P, f->etype->name, P, f->etype->name);
     else out_puts(o, ", NULL, NULL");
-    out_puts(o, " },\n");
+    /* where it is in the file, for printing from the view: its place in the
+     * struct, its byte order, and for a root member the view holds by pointer,
+     * that pointer and its count */
+    if (f->fixed_offset >= 0 && !st->is_root) out_printf(o, ", %lld", (long long)f->fixed_offset);
+    else out_puts(o, ", RELIC_JT_NOPOS");
+    out_printf(o, ", %d", f->endian == EN_BIG);
+    if (st->is_root && !(em_is_scalar(f) && !f->stype)) {
+        out_printf(o, ", offsetof(%s_view, %s)", P, f->name);
+        if (!em_is_scalar(f)) out_printf(o, ", offsetof(%s_view, %s_count)", P, f->name);
+        else out_puts(o, ", RELIC_JT_NOPOS");
+    } else {
+        out_puts(o, ", RELIC_JT_NOPOS, RELIC_JT_NOPOS");
+    }
+    out_printf(o, ", %d },\n", (int)strlen(f->name));
+}
+
+/* Can struct st be printed straight from its bytes: a fixed size, every
+ * member at a constant place, no branches, and the same for its members' types. */
+static int bytes_printable(const gen_struct *st)
+{
+    if (st->fixed_size < 0) return 0;
+    gen_field *fs[512];
+    int nf = em_fields(st, fs, 512);
+    for (int i = 0; i < st->nmembers; i++)
+        if (st->members[i].kind != M_FIELD && st->members[i].kind != M_CHECK) return 0;
+    for (int k = 0; k < nf; k++) {
+        if (fs[k]->fixed_offset < 0 || fs[k]->count || fs[k]->count_rest) return 0;
+        if (fs[k]->stype && !bytes_printable(fs[k]->stype)) return 0;
+    }
+    return 1;
+}
+
+/* Can the format be printed from its view: every root member that the view
+ * holds by pointer is bytes, numbers or structs printable from their bytes. */
+int em_json_view_printable(const gen_struct *root)
+{
+    gen_field *fs[512];
+    int nf = em_fields(root, fs, 512);
+    for (int k = 0; k < nf; k++) {
+        const gen_field *f = fs[k];
+        if (em_is_scalar(f) && !f->stype) continue;
+        if (f->stype && !bytes_printable(f->stype)) return 0;
+        if (!f->stype && em_elem_size(f) < 0) return 0;
+    }
+    return 1;
 }
 
 void emit_json(gen_schema *s, gen_out *o)
@@ -156,9 +200,15 @@ void emit_json(gen_schema *s, gen_out *o)
         else snprintf(fmt, sizeof fmt, "NULL");
         if (has) snprintf(hasfn, sizeof hasfn, "%s_json_has", st->name);
         else snprintf(hasfn, sizeof hasfn, "NULL");
-        out_printf(o, "static const relic_jt_struct %s_json = { %s, %d, sizeof(%s_%s), _Alignof(%s_%s), %d, %s, %s };\n\n",
-                   st->name, fields, nf, P, st->name, P, st->name, st->tuple, fmt, hasfn);
+        char values[160];
+        if (st->is_root) snprintf(values, sizeof values, "offsetof(%s_view, values)", P);
+        else snprintf(values, sizeof values, "0");
+        out_printf(o, "static const relic_jt_struct %s_json = { %s, %d, sizeof(%s_%s), _Alignof(%s_%s), %d, %s, %s, %lld, %s };\n\n",
+                   st->name, fields, nf, P, st->name, P, st->name, st->tuple, fmt, hasfn,
+                   (long long)(st->fixed_size > 0 ? st->fixed_size : 0), values);
     }
     out_printf(o, "relic_status %s_json_print(const %s_%s *m, relic_buf *out, relic_error *err)\n{\n    return relic_jt_print_doc(&%s_json, m, out, err);\n}\n\n", P, P, R, R);
+    if (em_json_view_printable(s->format.root))
+        out_printf(o, "relic_status %s_json_print_view(const %s_view *v, relic_buf *out, relic_error *err)\n{\n    return relic_jt_print_view_doc(&%s_json, v, out, err);\n}\n\n", P, P, R);
     out_printf(o, "relic_status %s_json_read(const char *text, size_t len, relic_arena *a, %s_%s *out, relic_error *err)\n{\n    return relic_jt_read_doc(&%s_json, text, len, a, out, err);\n}\n", P, P, R, R);
 }

@@ -7,14 +7,19 @@
 #include "grf_header.h"
 
 static const relic_jt_field header_fields[] = {
-    { "magic", offsetof(relic_grf_header_header, magic), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "version", offsetof(relic_grf_header_header, version), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "magic", offsetof(relic_grf_header_header, magic), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "version", offsetof(relic_grf_header_header, version), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
 };
-static const relic_jt_struct header_json = { header_fields, 2, sizeof(relic_grf_header_header), _Alignof(relic_grf_header_header), 0, "grf_header", NULL };
+static const relic_jt_struct header_json = { header_fields, 2, sizeof(relic_grf_header_header), _Alignof(relic_grf_header_header), 0, "grf_header", NULL, 8, offsetof(relic_grf_header_view, values) };
 
 relic_status relic_grf_header_json_print(const relic_grf_header_header *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&header_json, m, out, err);
+}
+
+relic_status relic_grf_header_json_print_view(const relic_grf_header_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&header_json, v, out, err);
 }
 
 relic_status relic_grf_header_json_read(const char *text, size_t len, relic_arena *a, relic_grf_header_header *out, relic_error *err)

@@ -7,21 +7,26 @@
 #include "grf_material_v11.h"
 
 static const relic_jt_field material_fields[] = {
-    { "material_count", offsetof(relic_grf_material_v11_material, material_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "texture", offsetof(relic_grf_material_v11_material, texture), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_material_v11_material, texture_count), NULL, NULL, NULL },
-    { "opacity", offsetof(relic_grf_material_v11_material, opacity), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_material_v11_material, opacity_count), NULL, NULL, NULL },
-    { "bump", offsetof(relic_grf_material_v11_material, bump), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_material_v11_material, bump_count), NULL, NULL, NULL },
-    { "ambient", offsetof(relic_grf_material_v11_material, ambient), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "diffuse", offsetof(relic_grf_material_v11_material, diffuse), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "specular", offsetof(relic_grf_material_v11_material, specular), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "opacity_value", offsetof(relic_grf_material_v11_material, opacity_value), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "bumpiness", offsetof(relic_grf_material_v11_material, bumpiness), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "material_count", offsetof(relic_grf_material_v11_material, material_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
+    { "texture", offsetof(relic_grf_material_v11_material, texture), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_material_v11_material, texture_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_material_v11_view, texture), offsetof(relic_grf_material_v11_view, texture_count), 7 },
+    { "opacity", offsetof(relic_grf_material_v11_material, opacity), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_material_v11_material, opacity_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_material_v11_view, opacity), offsetof(relic_grf_material_v11_view, opacity_count), 7 },
+    { "bump", offsetof(relic_grf_material_v11_material, bump), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_material_v11_material, bump_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_material_v11_view, bump), offsetof(relic_grf_material_v11_view, bump_count), 4 },
+    { "ambient", offsetof(relic_grf_material_v11_material, ambient), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "diffuse", offsetof(relic_grf_material_v11_material, diffuse), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "specular", offsetof(relic_grf_material_v11_material, specular), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "opacity_value", offsetof(relic_grf_material_v11_material, opacity_value), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "bumpiness", offsetof(relic_grf_material_v11_material, bumpiness), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
 };
-static const relic_jt_struct material_json = { material_fields, 9, sizeof(relic_grf_material_v11_material), _Alignof(relic_grf_material_v11_material), 0, "grf_material_v11", NULL };
+static const relic_jt_struct material_json = { material_fields, 9, sizeof(relic_grf_material_v11_material), _Alignof(relic_grf_material_v11_material), 0, "grf_material_v11", NULL, 0, offsetof(relic_grf_material_v11_view, values) };
 
 relic_status relic_grf_material_v11_json_print(const relic_grf_material_v11_material *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&material_json, m, out, err);
+}
+
+relic_status relic_grf_material_v11_json_print_view(const relic_grf_material_v11_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&material_json, v, out, err);
 }
 
 relic_status relic_grf_material_v11_json_read(const char *text, size_t len, relic_arena *a, relic_grf_material_v11_material *out, relic_error *err)

@@ -26,8 +26,8 @@ static int problem(relic_abi_problem_fn fn, void *user, const relic_error *err)
 }
 
 /* The schema formats' steps, type-erased (relic_schema_ops.h, as the relic command's) */
-RELIC_SCHEMA_OPS(bwm, relic_bwm_view, relic_bwm_file, NULL, "walkmesh");
-RELIC_SCHEMA_OPS(cau, relic_cau_view, relic_cau_file, NULL, "sample");
+RELIC_SCHEMA_OPS_VIEW(bwm, relic_bwm_view, relic_bwm_file, NULL, "walkmesh");
+RELIC_SCHEMA_OPS_VIEW(cau, relic_cau_view, relic_cau_file, NULL, "sample");
 RELIC_SCHEMA_OPS(pid, relic_pid_view, relic_pid_file, NULL, "PID");
 RELIC_SCHEMA_OPS(tpa, relic_tpa_view, relic_tpa_file, NULL, "bank");
 
@@ -64,10 +64,11 @@ static int gff_from_json(const char *json, size_t size, relic_arena *a, relic_bu
 static int schema_to_json(const relic_schema_ops *s, const uint8_t *data, size_t size, relic_arena *a, relic_buf *out,
                           relic_error *err)
 {
-    void *v = relic_arena_alloc(a, s->view_size, 16), *m = relic_arena_alloc(a, s->model_size, 16);
+    void *v = relic_arena_alloc(a, s->view_size, 16), *m = s->json_print_view ? v : relic_arena_alloc(a, s->model_size, 16);
     if (!v || !m) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory") != RELIC_OK;
-    return s->validate(data, size, v, err) != RELIC_OK || s->decode(v, a, m, err) != RELIC_OK ||
-        s->json_print(m, out, err) != RELIC_OK;
+    if (s->validate(data, size, v, err) != RELIC_OK) return 1;
+    if (s->json_print_view) return s->json_print_view(v, out, err) != RELIC_OK; /* no decoded copy */
+    return s->decode(v, a, m, err) != RELIC_OK || s->json_print(m, out, err) != RELIC_OK;
 }
 
 static int schema_from_json(const relic_schema_ops *s, const char *json, size_t size, relic_arena *a, relic_buf *out,

@@ -20,13 +20,17 @@ typedef struct relic_schema_ops {
     relic_status (*write)(const void *model, relic_buf *out, relic_error *err);
     relic_status (*json_print)(const void *model, relic_buf *out, relic_error *err);
     relic_status (*json_read)(const char *text, size_t size, relic_arena *a, void *model, relic_error *err);
+    /* the same JSON as json_print of the decoded model, printed from the
+     * validated view (no decode); NULL for a format that cannot */
+    relic_status (*json_print_view)(const void *view, relic_buf *out, relic_error *err);
 } relic_schema_ops;
 
 /* The wrappers of format F (relic_F_validate, relic_F_decode, relic_F_write,
  * relic_F_json_print, relic_F_json_read) over its view type V and model
  * type M, and `static const relic_schema_ops F_schema` with layout L (NULL
- * or a function) naming the file WHAT. */
-#define RELIC_SCHEMA_OPS(F, V, M, L, WHAT)                                                               \
+ * or a function) naming the file WHAT. RELIC_SCHEMA_OPS_VIEW adds
+ * relic_F_json_print_view, for the formats relic-gen writes one for. */
+#define RELIC_SCHEMA_OPS_WITH(F, V, M, L, WHAT, PV)                                                      \
     static relic_status F##_validate_(const uint8_t *d, size_t n, void *v, relic_error *e)               \
     {                                                                                                    \
         return relic_##F##_validate(d, n, (V *)v, e);                                                    \
@@ -49,6 +53,13 @@ typedef struct relic_schema_ops {
     }                                                                                                    \
     static const relic_schema_ops F##_schema = {#F, WHAT, sizeof(V), sizeof(M), F##_validate_,           \
                                                 F##_decode_, L, F##_write_, F##_json_print_,             \
-                                                F##_json_read_}
+                                                F##_json_read_, PV}
+#define RELIC_SCHEMA_OPS(F, V, M, L, WHAT) RELIC_SCHEMA_OPS_WITH(F, V, M, L, WHAT, NULL)
+#define RELIC_SCHEMA_OPS_VIEW(F, V, M, L, WHAT)                                   \
+    static relic_status F##_json_print_view_(const void *v, relic_buf *o, relic_error *e) \
+    {                                                                             \
+        return relic_##F##_json_print_view((const V *)v, o, e);                   \
+    }                                                                             \
+    RELIC_SCHEMA_OPS_WITH(F, V, M, L, WHAT, F##_json_print_view_)
 
 #endif
