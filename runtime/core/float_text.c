@@ -249,6 +249,14 @@ static void put_digits(char *end, uint64_t q, int nd)
 /* The text of q * 10^k (q > 0, at most 10 digits), as format_decimal writes it. */
 static size_t format_fast(uint64_t q, int k, int negative, char *out)
 {
+    if (q % 10000 == 0) {
+        q /= 10000;
+        k += 4;
+    }
+    if (q % 100 == 0) {
+        q /= 100;
+        k += 2;
+    }
     while (q % 10 == 0) {
         q /= 10;
         k++;
@@ -309,51 +317,54 @@ size_t relic_f32_shortest(float v, char out[48])
         const int j = 8 - est; /* scale by 10^j: v * 10^j has 9 or 10 integer digits */
         if (j >= 1 && j <= 40) {
             const uint32_t m = frac | (1u << 23);
-            const u128 p5 = ((u128)pow5_table[j][0] << 64) | pow5_table[j][1];
             const int shift = e - 2 + j; /* 10^j = 5^j * 2^j; values in units of 2^(e-2) */
             const int even = (m & 1) == 0;
             /* the lower neighbour is half as far at a power of two (but not below FLT_MIN) */
             const uint32_t below = (frac == 0 && bexp > 1) ? 1 : 2;
-            scaled sv, lo, hi;
-            if (j <= 15 && shift < 0 && shift > -64) { /* A * 5^j < 2^64: plain 64-bit arithmetic */
-                const uint64_t p = pow5_table[j][1], mask = ((uint64_t)1 << -shift) - 1;
+            /* v, lo and hi times 10^j: integer parts, and what the fractions
+             * decide: v's against one half, whether lo's and hi's are zero */
+            uint64_t vi, li, hiint;
+            int vfrac, lo_exact, hi_exact; /* vfrac: 0 none, 1 below half, 2 half, 3 above */
+            if (j <= 15 && shift < 0 && shift > -64) { /* A * 5^j < 2^64: 64-bit arithmetic */
+                const uint64_t p = pow5_table[j][1], mask = ((uint64_t)1 << -shift) - 1, half = (uint64_t)1 << (-shift - 1);
                 const uint64_t nv = (uint64_t)(4 * m) * p, nl = (uint64_t)(4 * m - below) * p, nh = (uint64_t)(4 * m + 2) * p;
-                sv.i = nv >> -shift;
-                sv.f = nv & mask;
-                lo.i = nl >> -shift;
-                lo.f = nl & mask;
-                hi.i = nh >> -shift;
-                hi.f = nh & mask;
+                const uint64_t fv = nv & mask;
+                vi = nv >> -shift;
+                li = nl >> -shift;
+                hiint = nh >> -shift;
+                vfrac = fv == 0 ? 0 : fv < half ? 1 : fv == half ? 2 : 3;
+                lo_exact = (nl & mask) == 0;
+                hi_exact = (nh & mask) == 0;
             } else {
-                sv = scale(4 * m, p5, shift);
-                lo = scale(4 * m - below, p5, shift);
-                hi = scale(4 * m + 2, p5, shift);
+                const u128 p5 = ((u128)pow5_table[j][0] << 64) | pow5_table[j][1];
+                const scaled sv = scale(4 * m, p5, shift), lo = scale(4 * m - below, p5, shift),
+                             hi = scale(4 * m + 2, p5, shift);
+                const u128 half = shift < 0 ? (u128)1 << (-shift - 1) : 0;
+                vi = sv.i;
+                li = lo.i;
+                hiint = hi.i;
+                vfrac = sv.f == 0 ? 0 : sv.f < half ? 1 : sv.f == half ? 2 : 3;
+                lo_exact = lo.f == 0;
+                hi_exact = hi.f == 0;
             }
-            const u128 half = shift < 0 ? (u128)1 << (-shift - 1) : 0;
-            const int nd = sv.i >= pow10_u64[9] ? 10 : 9;
-            /* the roundings of v to 9, 8, 7 and 6 digits (drop = nd - p digits), all at once */
-            uint64_t q[4], c[4];
-            unsigned ok = 0;
-            for (int t = 0; t < 4; t++) {
-                const int d = nd - 9 + t;
+            const int nd = vi >= pow10_u64[9] ? 10 : 9;
+            /* v rounded to p = 6..9 digits (half to even): the first inside the interval */
+            for (int p = 6; p <= 9; p++) {
+                const int d = nd - p; /* digits dropped */
+                uint64_t q, c;
                 if (d == 0) {
-                    q[t] = sv.i;
-                    if (shift < 0 && (sv.f > half || (sv.f == half && (sv.i & 1)))) q[t]++;
-                    c[t] = q[t];
+                    q = vi + (vfrac == 3 || (vfrac == 2 && (vi & 1)));
+                    c = q;
                 } else {
-                    const uint64_t pw = pow10_u64[d], h = pw / 2, qq = div_pow10(sv.i, d), r = sv.i - qq * pw;
-                    q[t] = qq + (r > h || (r == h && (sv.f != 0 || (qq & 1))));
-                    c[t] = q[t] * pw;
+                    const uint64_t pw = pow10_u64[d], h = pw / 2;
+                    q = div_pow10(vi, d);
+                    const uint64_t r = vi - q * pw;
+                    q += r > h || (r == h && (vfrac != 0 || (q & 1)));
+                    c = q * pw;
                 }
                 /* lo < c < hi, or c on a bound that strtof rounds to v */
-                const int above_lo = c[t] > lo.i || (even && c[t] == lo.i && lo.f == 0);
-                const int below_hi = c[t] < hi.i || (c[t] == hi.i && (hi.f != 0 || even));
-                ok |= (unsigned)(above_lo & below_hi) << t;
-            }
-            if (ok) {
-                /* the fewest digits: the highest t accepted */
-                const int t = 31 - __builtin_clz(ok);
-                return format_fast(q[t], nd - 9 + t - j, bits >> 31, out);
+                if ((c > li || (even && c == li && lo_exact)) && (c < hiint || (c == hiint && (!hi_exact || even))))
+                    return format_fast(q, d - j, bits >> 31, out);
             }
         }
     }

@@ -53,9 +53,21 @@ static size_t elem_size(const relic_jt_field *f) { return f->kind == RELIC_JT_ST
 #define JP_WINDOW ((size_t)1 << 16)
 #define JP_TOKEN 64 /* the longest number or punctuation run written at once */
 
+/* Recently printed f32s and their text: mesh files repeat values (an AABB
+ * box's corners are vertex coordinates, flat floors share one normal), and a
+ * copy is cheaper than a conversion. Direct-mapped by the bits. */
+#define JP_MEMO 256
+#define JP_MEMO_TEXT 11
+typedef struct jp_memo {
+    uint32_t bits;
+    uint8_t len; /* 0: empty */
+    char text[JP_MEMO_TEXT];
+} jp_memo;
+
 typedef struct jp {
     relic_buf *o;
     char *p, *end; /* the window; NULL when none */
+    jp_memo *memo; /* JP_MEMO entries, or NULL */
     /* the last enum name printed (runs of one material are the rule) */
     const relic_jt_field *ef;
     int64_t ev;
@@ -195,8 +207,25 @@ static void print_number(jp *w, const relic_jt_field *f, const uint8_t *p, int v
         if (!view) memcpy(&v, p, 4);
         else v = f->be ? relic_load_f32be(p) : relic_load_f32le(p);
         char t[JP_TOKEN];
-        if ((d = jp_need(w, JP_TOKEN)) != NULL) w->p = d + fmt_f32(d, v);
-        else jp_put_slow(w, t, fmt_f32(t, v));
+        if ((d = jp_need(w, JP_TOKEN)) == NULL) {
+            jp_put_slow(w, t, fmt_f32(t, v));
+            return;
+        }
+        uint32_t bits;
+        memcpy(&bits, &v, 4);
+        jp_memo *e = w->memo ? &w->memo[(bits * 2654435761u) >> 24] : NULL;
+        if (e && e->len && e->bits == bits) {
+            memcpy(d, e->text, JP_MEMO_TEXT);
+            w->p = d + e->len;
+            return;
+        }
+        size_t n = fmt_f32(d, v);
+        w->p = d + n;
+        if (e && n <= JP_MEMO_TEXT) {
+            e->bits = bits;
+            e->len = (uint8_t)n;
+            memcpy(e->text, d, n);
+        }
         return;
     }
     case RELIC_JT_F64: {
@@ -479,7 +508,9 @@ static void print_struct(jp *w, const relic_jt_struct *t, const uint8_t *m, int 
 
 relic_status relic_jt_print_doc(const relic_jt_struct *t, const void *m, relic_buf *out, relic_error *err)
 {
-    jp w = {out, NULL, NULL, NULL, 0, NULL, 0};
+    jp_memo memo[JP_MEMO];
+    memset(memo, 0, sizeof memo);
+    jp w = {out, NULL, NULL, memo, NULL, 0, NULL, 0};
     print_struct(&w, t, m, 0, m, 0);
     JP_PUTS(&w, "\n");
     jp_sync(&w);
@@ -493,7 +524,9 @@ relic_status relic_jt_print_view_doc(const relic_jt_struct *t, const void *view,
      * pointers (and counts) into the file */
     const uint8_t *v = view;
     const uint8_t *values = v + t->view_values;
-    jp w = {out, NULL, NULL, NULL, 0, NULL, 0};
+    jp_memo memo[JP_MEMO];
+    memset(memo, 0, sizeof memo);
+    jp w = {out, NULL, NULL, memo, NULL, 0, NULL, 0};
     int first = !t->format;
     open_object(&w, t, 0);
     for (size_t i = 0; i < t->nfields; i++) {
