@@ -56,7 +56,7 @@ static size_t elem_size(const relic_jt_field *f) { return f->kind == RELIC_JT_ST
 /* Recently printed f32s and their text: mesh files repeat values (an AABB
  * box's corners are vertex coordinates, flat floors share one normal), and a
  * copy is cheaper than a conversion. Direct-mapped by the bits. */
-#define JP_MEMO 256
+#define JP_MEMO 1024
 #define JP_MEMO_TEXT 11
 typedef struct jp_memo {
     uint32_t bits;
@@ -68,11 +68,12 @@ typedef struct jp {
     relic_buf *o;
     char *p, *end; /* the window; NULL when none */
     jp_memo *memo; /* JP_MEMO entries, or NULL */
-    /* the last enum name printed (runs of one material are the rule) */
+    /* the last enum name printed, quoted (runs of one material are the rule) */
     const relic_jt_field *ef;
     int64_t ev;
     const char *es;
     size_t en;
+    char eq[JP_TOKEN];
 } jp;
 
 static void jp_sync(jp *w)
@@ -141,15 +142,18 @@ static const char digit_pairs[201] = "000102030405060708091011121314151617181920
                                      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                      "8081828384858687888990919293949596979899";
 
-static int u64_digits(uint64_t v)
-{
-    static const uint64_t pow10[19] = {10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u,
+static const uint64_t pow10_u64[20] = {1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u,
                                        1000000000u, 10000000000u, 100000000000u, 1000000000000u, 10000000000000u,
                                        100000000000000u, 1000000000000000u, 10000000000000000u,
                                        100000000000000000u, 1000000000000000000u, 10000000000000000000u};
-    int n = 1;
-    while (n < 20 && v >= pow10[n - 1]) n++;
-    return n;
+
+/* Decimal digits of v: from its bit length (log10(2) ~ 1233/4096), then one compare. */
+static inline int u64_digits(uint64_t v)
+{
+    if (v < 10) return 1;
+    const int bits = 64 - __builtin_clzll(v);
+    const int t = (bits * 1233) >> 12;
+    return t + (t < 20 && v >= pow10_u64[t]);
 }
 
 /* Decimal text of v (with a '-' when neg) at d (room for 21 bytes); returns its length. */
@@ -184,7 +188,7 @@ static size_t fmt_f32(char *d, float v)
 }
 
 /* Loads of a value from the model (native) or from the file (view: le or be). */
-static int64_t load_at(const relic_jt_field *f, const uint8_t *p, int view)
+static inline int64_t load_at(const relic_jt_field *f, const uint8_t *p, int view)
 {
     if (!view) return load_int(p, f->size, f->sgn);
     uint64_t u;
@@ -213,7 +217,7 @@ static void print_number(jp *w, const relic_jt_field *f, const uint8_t *p, int v
         }
         uint32_t bits;
         memcpy(&bits, &v, 4);
-        jp_memo *e = w->memo ? &w->memo[(bits * 2654435761u) >> 24] : NULL;
+        jp_memo *e = w->memo ? &w->memo[(bits * 2654435761u) >> 22] : NULL;
         if (e && e->len && e->bits == bits) {
             memcpy(d, e->text, JP_MEMO_TEXT);
             w->p = d + e->len;
@@ -243,8 +247,18 @@ static void print_number(jp *w, const relic_jt_field *f, const uint8_t *p, int v
             w->ev = v;
             w->es = f->name_of(v);
             w->en = w->es ? strlen(w->es) : 0;
+            if (w->es && w->en + 2 <= JP_TOKEN) {
+                w->eq[0] = '"';
+                memcpy(w->eq + 1, w->es, w->en);
+                w->eq[w->en + 1] = '"';
+            }
         }
         if (w->es) { /* schema identifiers: nothing to escape */
+            if (w->en + 2 <= JP_TOKEN && (d = jp_need(w, JP_TOKEN)) != NULL) {
+                memcpy(d, w->eq, JP_TOKEN);
+                w->p = d + w->en + 2;
+                return;
+            }
             JP_PUTS(w, "\"");
             jp_put(w, w->es, w->en);
             JP_PUTS(w, "\"");
@@ -510,7 +524,7 @@ relic_status relic_jt_print_doc(const relic_jt_struct *t, const void *m, relic_b
 {
     jp_memo memo[JP_MEMO];
     memset(memo, 0, sizeof memo);
-    jp w = {out, NULL, NULL, memo, NULL, 0, NULL, 0};
+    jp w = {out, NULL, NULL, memo, NULL, 0, NULL, 0, {0}};
     print_struct(&w, t, m, 0, m, 0);
     JP_PUTS(&w, "\n");
     jp_sync(&w);
@@ -526,7 +540,7 @@ relic_status relic_jt_print_view_doc(const relic_jt_struct *t, const void *view,
     const uint8_t *values = v + t->view_values;
     jp_memo memo[JP_MEMO];
     memset(memo, 0, sizeof memo);
-    jp w = {out, NULL, NULL, memo, NULL, 0, NULL, 0};
+    jp w = {out, NULL, NULL, memo, NULL, 0, NULL, 0, {0}};
     int first = !t->format;
     open_object(&w, t, 0);
     for (size_t i = 0; i < t->nfields; i++) {
