@@ -324,7 +324,7 @@ size_t relic_f32_shortest(float v, char out[48])
             /* v, lo and hi times 10^j: integer parts, and what the fractions
              * decide: v's against one half, whether lo's and hi's are zero */
             uint64_t vi, li, hiint;
-            int vfrac, lo_exact, hi_exact; /* vfrac: 0 none, 1 below half, 2 half, 3 above */
+            int vfrac, lo_exact, hi_exact;             /* vfrac: 0 none, 1 below half, 2 half, 3 above */
             if (j <= 15 && shift < 0 && shift > -64) { /* A * 5^j < 2^64: 64-bit arithmetic */
                 const uint64_t p = pow5_table[j][1], mask = ((uint64_t)1 << -shift) - 1, half = (uint64_t)1 << (-shift - 1);
                 const uint64_t nv = (uint64_t)(4 * m) * p, nl = (uint64_t)(4 * m - below) * p, nh = (uint64_t)(4 * m + 2) * p;
@@ -332,7 +332,9 @@ size_t relic_f32_shortest(float v, char out[48])
                 vi = nv >> -shift;
                 li = nl >> -shift;
                 hiint = nh >> -shift;
-                vfrac = fv == 0 ? 0 : fv < half ? 1 : fv == half ? 2 : 3;
+                vfrac = fv == 0 ? 0 : fv < half ? 1
+                    : fv == half                ? 2
+                                                : 3;
                 lo_exact = (nl & mask) == 0;
                 hi_exact = (nh & mask) == 0;
             } else {
@@ -343,7 +345,9 @@ size_t relic_f32_shortest(float v, char out[48])
                 vi = sv.i;
                 li = lo.i;
                 hiint = hi.i;
-                vfrac = sv.f == 0 ? 0 : sv.f < half ? 1 : sv.f == half ? 2 : 3;
+                vfrac = sv.f == 0 ? 0 : sv.f < half ? 1
+                    : sv.f == half                  ? 2
+                                                    : 3;
                 lo_exact = lo.f == 0;
                 hi_exact = hi.f == 0;
             }

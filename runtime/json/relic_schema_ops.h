@@ -55,11 +55,11 @@ typedef struct relic_schema_ops {
                                                 F##_decode_, L, F##_write_, F##_json_print_,             \
                                                 F##_json_read_, PV}
 #define RELIC_SCHEMA_OPS(F, V, M, L, WHAT) RELIC_SCHEMA_OPS_WITH(F, V, M, L, WHAT, NULL)
-#define RELIC_SCHEMA_OPS_VIEW(F, V, M, L, WHAT)                                   \
+#define RELIC_SCHEMA_OPS_VIEW(F, V, M, L, WHAT)                                           \
     static relic_status F##_json_print_view_(const void *v, relic_buf *o, relic_error *e) \
-    {                                                                             \
-        return relic_##F##_json_print_view((const V *)v, o, e);                   \
-    }                                                                             \
+    {                                                                                     \
+        return relic_##F##_json_print_view((const V *)v, o, e);                           \
+    }                                                                                     \
     RELIC_SCHEMA_OPS_WITH(F, V, M, L, WHAT, F##_json_print_view_)
 
 #endif

@@ -62,7 +62,8 @@ int main(void)
     for (int i = 0; i < N; i++) {
         s = s * 1103515245u + 12345u;
         float a = (float)(s >> 8) * (1.0f / 16777216.0f);
-        mix[i] = i % 3 == 0 ? (float)(s % 4096) * 0.5f : i % 3 == 1 ? sinf(a * 6.2831853f) : (a - 0.5f) * 200.0f;
+        mix[i] = i % 3 == 0 ? (float)(s % 4096) * 0.5f : i % 3 == 1 ? sinf(a * 6.2831853f)
+                                                                    : (a - 0.5f) * 200.0f;
     }
     char out[48];
     size_t total = 0;
