@@ -27,6 +27,7 @@
 #include "bif.h"
 #include "bwm.h"
 #include "cau.h"
+#include "erf.h"
 #include "gff.h"
 #include "grf_geometry.h"
 #include "grf_geometry_v11.h"
@@ -40,7 +41,9 @@
 #include "grf_object.h"
 #include "grf_region.h"
 #include "grf_region_v11.h"
+#include "groff.h"
 #include "key.h"
+#include "pid.h"
 #include "rim.h"
 #include "scn_bmp.h"
 #include "scn_header.h"
@@ -51,6 +54,9 @@
 #include "scn_partitions24.h"
 #include "scn_text.h"
 #include "tlk.h"
+#include "tpa.h"
+#include "trn.h"
+#include "trrn.h"
 #include "watr.h"
 #include "wtd.h"
 
@@ -193,6 +199,13 @@ VIEW_FORMAT(scn_partitions, relic_scn_partitions_partitions)
 VIEW_FORMAT(scn_partitions24, relic_scn_partitions24_partitions)
 VIEW_FORMAT(scn_text, relic_scn_text_text)
 VIEW_FORMAT(watr, relic_watr_file)
+/* structs of varying size, printed by walking their bytes */
+VIEW_FORMAT(erf, relic_erf_file)
+VIEW_FORMAT(groff, relic_groff_file)
+VIEW_FORMAT(pid, relic_pid_file)
+VIEW_FORMAT(tpa, relic_tpa_file)
+VIEW_FORMAT(trn, relic_trn_file)
+VIEW_FORMAT(trrn, relic_trrn_file)
 VIEW_FORMAT(wtd, relic_wtd_file)
 
 /* bif, key and tlk have no generated seeds: real files only */
@@ -351,6 +364,12 @@ int main(void)
         cmocka_unit_test(test_scn_text_view_prints_as_model),
         cmocka_unit_test(test_watr_view_prints_as_model),
         cmocka_unit_test(test_wtd_view_prints_as_model),
+        cmocka_unit_test(test_erf_view_prints_as_model),
+        cmocka_unit_test(test_groff_view_prints_as_model),
+        cmocka_unit_test(test_pid_view_prints_as_model),
+        cmocka_unit_test(test_tpa_view_prints_as_model),
+        cmocka_unit_test(test_trn_view_prints_as_model),
+        cmocka_unit_test(test_trrn_view_prints_as_model),
         cmocka_unit_test(test_corpus_views_print_as_models),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

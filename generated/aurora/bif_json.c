@@ -3,6 +3,7 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "bif.h"
 
@@ -13,7 +14,7 @@ static const relic_jt_field header_fields[] = {
     { "fixed_resource_count", offsetof(relic_bif_header, fixed_resource_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 20 },
     { "variable_table_offset", offsetof(relic_bif_header, variable_table_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 21 },
 };
-static const relic_jt_struct header_json = { header_fields, 5, sizeof(relic_bif_header), _Alignof(relic_bif_header), 0, NULL, NULL, 20, 0 };
+static const relic_jt_struct header_json = { header_fields, 5, sizeof(relic_bif_header), _Alignof(relic_bif_header), 0, NULL, NULL, 20, 0, NULL, 1 };
 
 static const relic_jt_field variable_resource_fields[] = {
     { "id", offsetof(relic_bif_variable_resource, id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 2 },
@@ -21,13 +22,23 @@ static const relic_jt_field variable_resource_fields[] = {
     { "file_size", offsetof(relic_bif_variable_resource, file_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
     { "res_type", offsetof(relic_bif_variable_resource, res_type), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
 };
-static const relic_jt_struct variable_resource_json = { variable_resource_fields, 4, sizeof(relic_bif_variable_resource), _Alignof(relic_bif_variable_resource), 0, NULL, NULL, 16, 0 };
+static const relic_jt_struct variable_resource_json = { variable_resource_fields, 4, sizeof(relic_bif_variable_resource), _Alignof(relic_bif_variable_resource), 0, NULL, NULL, 16, 0, NULL, 1 };
+
+static int64_t bif_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_bif_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return ((int64_t)m->header.variable_resource_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field bif_fields[] = {
     { "header", offsetof(relic_bif_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bif_view, header), RELIC_JT_NOPOS, 6 },
     { "variable_resources", offsetof(relic_bif_file, variable_resources), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bif_file, variable_resources_count), &variable_resource_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bif_view, variable_resources), offsetof(relic_bif_view, variable_resources_count), 18 },
 };
-static const relic_jt_struct bif_json = { bif_fields, 2, sizeof(relic_bif_file), _Alignof(relic_bif_file), 0, "bif", NULL, 20, offsetof(relic_bif_view, values) };
+static const relic_jt_struct bif_json = { bif_fields, 2, sizeof(relic_bif_file), _Alignof(relic_bif_file), 0, "bif", NULL, 20, offsetof(relic_bif_view, values), bif_json_count, 0 };
 
 relic_status relic_bif_json_print(const relic_bif_file *m, relic_buf *out, relic_error *err)
 {

@@ -3,6 +3,7 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "gff.h"
 
@@ -22,26 +23,41 @@ static const relic_jt_field header_fields[] = {
     { "list_indices_offset", offsetof(relic_gff_header, list_indices_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 48, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 19 },
     { "list_indices_count", offsetof(relic_gff_header, list_indices_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 52, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 18 },
 };
-static const relic_jt_struct header_json = { header_fields, 14, sizeof(relic_gff_header), _Alignof(relic_gff_header), 0, NULL, NULL, 56, 0 };
+static const relic_jt_struct header_json = { header_fields, 14, sizeof(relic_gff_header), _Alignof(relic_gff_header), 0, NULL, NULL, 56, 0, NULL, 1 };
 
 static const relic_jt_field gff_struct_fields[] = {
     { "id", offsetof(relic_gff_struct, id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 2 },
     { "data_or_data_offset", offsetof(relic_gff_struct, data_or_data_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 19 },
     { "field_count", offsetof(relic_gff_struct, field_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
 };
-static const relic_jt_struct gff_struct_json = { gff_struct_fields, 3, sizeof(relic_gff_struct), _Alignof(relic_gff_struct), 0, NULL, NULL, 12, 0 };
+static const relic_jt_struct gff_struct_json = { gff_struct_fields, 3, sizeof(relic_gff_struct), _Alignof(relic_gff_struct), 0, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field gff_field_fields[] = {
     { "type", offsetof(relic_gff_field, type), RELIC_JT_ENUM, 4, 0, 0, 0, 0, 0, NULL, relic_gff_field_type_name, relic_gff_field_type_from_name, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
     { "label_index", offsetof(relic_gff_field, label_index), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
     { "data_or_data_offset", offsetof(relic_gff_field, data_or_data_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 19 },
 };
-static const relic_jt_struct gff_field_json = { gff_field_fields, 3, sizeof(relic_gff_field), _Alignof(relic_gff_field), 0, NULL, NULL, 12, 0 };
+static const relic_jt_struct gff_field_json = { gff_field_fields, 3, sizeof(relic_gff_field), _Alignof(relic_gff_field), 0, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field gff_label_fields[] = {
     { "name", offsetof(relic_gff_label, name), RELIC_JT_CHAR, 1, 0, 0, 16, 16, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
 };
-static const relic_jt_struct gff_label_json = { gff_label_fields, 1, sizeof(relic_gff_label), _Alignof(relic_gff_label), 0, NULL, NULL, 16, 0 };
+static const relic_jt_struct gff_label_json = { gff_label_fields, 1, sizeof(relic_gff_label), _Alignof(relic_gff_label), 0, NULL, NULL, 16, 0, NULL, 1 };
+
+static int64_t gff_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_gff_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return ((int64_t)m->header.struct_count);
+    case 2: return ((int64_t)m->header.field_count);
+    case 3: return ((int64_t)m->header.label_count);
+    case 4: return ((int64_t)m->header.field_data_count);
+    case 5: return relic_gen_div(((int64_t)m->header.field_indices_count), INT64_C(4));
+    case 6: return relic_gen_div(((int64_t)m->header.list_indices_count), INT64_C(4));
+    default: return 0;
+    }
+}
 
 static const relic_jt_field gff_fields[] = {
     { "header", offsetof(relic_gff_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_gff_view, header), RELIC_JT_NOPOS, 6 },
@@ -52,7 +68,7 @@ static const relic_jt_field gff_fields[] = {
     { "field_indices", offsetof(relic_gff_file, field_indices), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, field_indices_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_gff_view, field_indices), offsetof(relic_gff_view, field_indices_count), 13 },
     { "list_indices", offsetof(relic_gff_file, list_indices), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, list_indices_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_gff_view, list_indices), offsetof(relic_gff_view, list_indices_count), 12 },
 };
-static const relic_jt_struct gff_json = { gff_fields, 7, sizeof(relic_gff_file), _Alignof(relic_gff_file), 0, "gff", NULL, 56, offsetof(relic_gff_view, values) };
+static const relic_jt_struct gff_json = { gff_fields, 7, sizeof(relic_gff_file), _Alignof(relic_gff_file), 0, "gff", NULL, 56, offsetof(relic_gff_view, values), gff_json_count, 0 };
 
 relic_status relic_gff_json_print(const relic_gff_file *m, relic_buf *out, relic_error *err)
 {

@@ -3,6 +3,7 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "tlk.h"
 
@@ -13,7 +14,7 @@ static const relic_jt_field header_fields[] = {
     { "string_count", offsetof(relic_tlk_header, string_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
     { "string_entries_offset", offsetof(relic_tlk_header, string_entries_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 21 },
 };
-static const relic_jt_struct header_json = { header_fields, 5, sizeof(relic_tlk_header), _Alignof(relic_tlk_header), 0, NULL, NULL, 20, 0 };
+static const relic_jt_struct header_json = { header_fields, 5, sizeof(relic_tlk_header), _Alignof(relic_tlk_header), 0, NULL, NULL, 20, 0, NULL, 1 };
 
 static const relic_jt_field entry_fields[] = {
     { "flags", offsetof(relic_tlk_entry, flags), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
@@ -24,14 +25,24 @@ static const relic_jt_field entry_fields[] = {
     { "string_size", offsetof(relic_tlk_entry, string_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
     { "sound_length", offsetof(relic_tlk_entry, sound_length), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 36, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
 };
-static const relic_jt_struct entry_json = { entry_fields, 7, sizeof(relic_tlk_entry), _Alignof(relic_tlk_entry), 0, NULL, NULL, 40, 0 };
+static const relic_jt_struct entry_json = { entry_fields, 7, sizeof(relic_tlk_entry), _Alignof(relic_tlk_entry), 0, NULL, NULL, 40, 0, NULL, 1 };
+
+static int64_t tlk_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_tlk_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return ((int64_t)m->header.string_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field tlk_fields[] = {
     { "header", offsetof(relic_tlk_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_tlk_view, header), RELIC_JT_NOPOS, 6 },
     { "entries", offsetof(relic_tlk_file, entries), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tlk_file, entries_count), &entry_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_tlk_view, entries), offsetof(relic_tlk_view, entries_count), 7 },
     { "strings", offsetof(relic_tlk_file, strings), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tlk_file, strings_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_tlk_view, strings), offsetof(relic_tlk_view, strings_count), 7 },
 };
-static const relic_jt_struct tlk_json = { tlk_fields, 3, sizeof(relic_tlk_file), _Alignof(relic_tlk_file), 0, "tlk", NULL, 0, offsetof(relic_tlk_view, values) };
+static const relic_jt_struct tlk_json = { tlk_fields, 3, sizeof(relic_tlk_file), _Alignof(relic_tlk_file), 0, "tlk", NULL, 0, offsetof(relic_tlk_view, values), tlk_json_count, 0 };
 
 relic_status relic_tlk_json_print(const relic_tlk_file *m, relic_buf *out, relic_error *err)
 {

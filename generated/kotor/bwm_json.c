@@ -3,6 +3,7 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "bwm.h"
 
@@ -11,7 +12,7 @@ static const relic_jt_field vec3f_fields[] = {
     { "y", offsetof(relic_bwm_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
     { "z", offsetof(relic_bwm_vec3f, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f), 1, NULL, NULL, 12, 0 };
+static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f), 1, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field header_fields[] = {
     { "magic", offsetof(relic_bwm_header, magic), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 8, 8, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
@@ -38,12 +39,12 @@ static const relic_jt_field header_fields[] = {
     { "perimeter_count", offsetof(relic_bwm_header, perimeter_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 128, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 15 },
     { "perimeter_offset", offsetof(relic_bwm_header, perimeter_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 132, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 16 },
 };
-static const relic_jt_struct header_json = { header_fields, 23, sizeof(relic_bwm_header), _Alignof(relic_bwm_header), 0, NULL, NULL, 136, 0 };
+static const relic_jt_struct header_json = { header_fields, 23, sizeof(relic_bwm_header), _Alignof(relic_bwm_header), 0, NULL, NULL, 136, 0, NULL, 1 };
 
 static const relic_jt_field face_fields[] = {
     { "v", offsetof(relic_bwm_face, v), RELIC_JT_INT, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct face_json = { face_fields, 1, sizeof(relic_bwm_face), _Alignof(relic_bwm_face), 1, NULL, NULL, 12, 0 };
+static const relic_jt_struct face_json = { face_fields, 1, sizeof(relic_bwm_face), _Alignof(relic_bwm_face), 1, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field aabb_node_fields[] = {
     { "box_min", offsetof(relic_bwm_aabb_node, box_min), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
@@ -54,18 +55,36 @@ static const relic_jt_field aabb_node_fields[] = {
     { "child1", offsetof(relic_bwm_aabb_node, child1), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 36, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
     { "child2", offsetof(relic_bwm_aabb_node, child2), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 40, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
 };
-static const relic_jt_struct aabb_node_json = { aabb_node_fields, 7, sizeof(relic_bwm_aabb_node), _Alignof(relic_bwm_aabb_node), 0, NULL, NULL, 44, 0 };
+static const relic_jt_struct aabb_node_json = { aabb_node_fields, 7, sizeof(relic_bwm_aabb_node), _Alignof(relic_bwm_aabb_node), 0, NULL, NULL, 44, 0, NULL, 1 };
 
 static const relic_jt_field adjacency_fields[] = {
     { "side", offsetof(relic_bwm_adjacency, side), RELIC_JT_INT, 4, 1, 0, 3, 3, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
 };
-static const relic_jt_struct adjacency_json = { adjacency_fields, 1, sizeof(relic_bwm_adjacency), _Alignof(relic_bwm_adjacency), 1, NULL, NULL, 12, 0 };
+static const relic_jt_struct adjacency_json = { adjacency_fields, 1, sizeof(relic_bwm_adjacency), _Alignof(relic_bwm_adjacency), 1, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field edge_fields[] = {
     { "edge", offsetof(relic_bwm_edge, edge), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
     { "transition", offsetof(relic_bwm_edge, transition), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
 };
-static const relic_jt_struct edge_json = { edge_fields, 2, sizeof(relic_bwm_edge), _Alignof(relic_bwm_edge), 0, NULL, NULL, 8, 0 };
+static const relic_jt_struct edge_json = { edge_fields, 2, sizeof(relic_bwm_edge), _Alignof(relic_bwm_edge), 0, NULL, NULL, 8, 0, NULL, 1 };
+
+static int64_t bwm_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_bwm_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return ((int64_t)m->header.vertex_count);
+    case 2: return ((int64_t)m->header.face_count);
+    case 3: return ((int64_t)m->header.face_count);
+    case 4: return ((int64_t)m->header.face_count);
+    case 5: return ((int64_t)m->header.face_count);
+    case 6: return ((int64_t)m->header.aabb_count);
+    case 7: return ((int64_t)m->header.adjacency_count);
+    case 8: return ((int64_t)m->header.edge_count);
+    case 9: return ((int64_t)m->header.perimeter_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field bwm_fields[] = {
     { "header", offsetof(relic_bwm_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bwm_view, header), RELIC_JT_NOPOS, 6 },
@@ -79,7 +98,7 @@ static const relic_jt_field bwm_fields[] = {
     { "edges", offsetof(relic_bwm_file, edges), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, edges_count), &edge_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bwm_view, edges), offsetof(relic_bwm_view, edges_count), 5 },
     { "perimeters", offsetof(relic_bwm_file, perimeters), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, perimeters_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bwm_view, perimeters), offsetof(relic_bwm_view, perimeters_count), 10 },
 };
-static const relic_jt_struct bwm_json = { bwm_fields, 10, sizeof(relic_bwm_file), _Alignof(relic_bwm_file), 0, "bwm", NULL, 136, offsetof(relic_bwm_view, values) };
+static const relic_jt_struct bwm_json = { bwm_fields, 10, sizeof(relic_bwm_file), _Alignof(relic_bwm_file), 0, "bwm", NULL, 136, offsetof(relic_bwm_view, values), bwm_json_count, 0 };
 
 relic_status relic_bwm_json_print(const relic_bwm_file *m, relic_buf *out, relic_error *err)
 {

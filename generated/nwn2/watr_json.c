@@ -3,6 +3,7 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "watr.h"
 
@@ -12,21 +13,34 @@ static const relic_jt_field water_wave_fields[] = {
     { "rate", offsetof(relic_watr_water_wave, rate), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 40, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
     { "angle", offsetof(relic_watr_water_wave, angle), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 44, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
 };
-static const relic_jt_struct water_wave_json = { water_wave_fields, 4, sizeof(relic_watr_water_wave), _Alignof(relic_watr_water_wave), 0, NULL, NULL, 48, 0 };
+static const relic_jt_struct water_wave_json = { water_wave_fields, 4, sizeof(relic_watr_water_wave), _Alignof(relic_watr_water_wave), 0, NULL, NULL, 48, 0, NULL, 1 };
 
 static const relic_jt_field water_vertex_fields[] = {
     { "position", offsetof(relic_watr_water_vertex, position), RELIC_JT_F32, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
     { "uv_scaled", offsetof(relic_watr_water_vertex, uv_scaled), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
     { "uv", offsetof(relic_watr_water_vertex, uv), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 2 },
 };
-static const relic_jt_struct water_vertex_json = { water_vertex_fields, 3, sizeof(relic_watr_water_vertex), _Alignof(relic_watr_water_vertex), 0, NULL, NULL, 28, 0 };
+static const relic_jt_struct water_vertex_json = { water_vertex_fields, 3, sizeof(relic_watr_water_vertex), _Alignof(relic_watr_water_vertex), 0, NULL, NULL, 28, 0, NULL, 1 };
 
 static const relic_jt_field water_triangle_fields[] = {
     { "a", offsetof(relic_watr_water_triangle, a), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
     { "b", offsetof(relic_watr_water_triangle, b), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, 2, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
     { "c", offsetof(relic_watr_water_triangle, c), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct water_triangle_json = { water_triangle_fields, 3, sizeof(relic_watr_water_triangle), _Alignof(relic_watr_water_triangle), 1, NULL, NULL, 6, 0 };
+static const relic_jt_struct water_triangle_json = { water_triangle_fields, 3, sizeof(relic_watr_water_triangle), _Alignof(relic_watr_water_triangle), 1, NULL, NULL, 6, 0, NULL, 1 };
+
+static int64_t watr_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_watr_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 13: return ((int64_t)m->vertex_count);
+    case 14: return ((int64_t)m->triangle_count);
+    case 15: return ((int64_t)m->triangle_count);
+    case 17: return ((int64_t)m->dds_size);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field watr_fields[] = {
     { "name", offsetof(relic_watr_file, name), RELIC_JT_CHAR, 1, 0, 0, 32, 32, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_watr_view, name), offsetof(relic_watr_view, name_count), 4 },
@@ -50,7 +64,7 @@ static const relic_jt_field watr_fields[] = {
     { "megatile_x", offsetof(relic_watr_file, megatile_x), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
     { "megatile_y", offsetof(relic_watr_file, megatile_y), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
 };
-static const relic_jt_struct watr_json = { watr_fields, 20, sizeof(relic_watr_file), _Alignof(relic_watr_file), 0, "watr", NULL, 0, offsetof(relic_watr_view, values) };
+static const relic_jt_struct watr_json = { watr_fields, 20, sizeof(relic_watr_file), _Alignof(relic_watr_file), 0, "watr", NULL, 0, offsetof(relic_watr_view, values), watr_json_count, 0 };
 
 relic_status relic_watr_json_print(const relic_watr_file *m, relic_buf *out, relic_error *err)
 {

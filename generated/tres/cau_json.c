@@ -3,6 +3,7 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "cau.h"
 
@@ -20,7 +21,7 @@ static const relic_jt_field sample_header_fields[] = {
     { "flags", offsetof(relic_cau_sample_header, flags), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, 31, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
     { "caption_offset", offsetof(relic_cau_sample_header, caption_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
 };
-static const relic_jt_struct sample_header_json = { sample_header_fields, 12, sizeof(relic_cau_sample_header), _Alignof(relic_cau_sample_header), 0, NULL, NULL, 36, 0 };
+static const relic_jt_struct sample_header_json = { sample_header_fields, 12, sizeof(relic_cau_sample_header), _Alignof(relic_cau_sample_header), 0, NULL, NULL, 36, 0, NULL, 1 };
 
 static int cau_json_has(const void *mv, const void *rv, size_t field)
 {
@@ -37,6 +38,20 @@ static int cau_json_has(const void *mv, const void *rv, size_t field)
     }
 }
 
+static int64_t cau_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_cau_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36));
+    case 4: return relic_gen_sub(((int64_t)m->caption_length), INT64_C(4));
+    case 5: return relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length));
+    case 6: return relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36));
+    case 7: return ((int64_t)m->header.data_size);
+    default: return 0;
+    }
+}
+
 static const relic_jt_field cau_fields[] = {
     { "header", offsetof(relic_cau_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &sample_header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_cau_view, header), RELIC_JT_NOPOS, 6 },
     { "caption_gap", offsetof(relic_cau_file, caption_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, caption_gap_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_cau_view, caption_gap), offsetof(relic_cau_view, caption_gap_count), 11 },
@@ -48,7 +63,7 @@ static const relic_jt_field cau_fields[] = {
     { "data", offsetof(relic_cau_file, data), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, data_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_cau_view, data), offsetof(relic_cau_view, data_count), 4 },
     { "trailing", offsetof(relic_cau_file, trailing), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, trailing_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_cau_view, trailing), offsetof(relic_cau_view, trailing_count), 8 },
 };
-static const relic_jt_struct cau_json = { cau_fields, 9, sizeof(relic_cau_file), _Alignof(relic_cau_file), 0, "cau", cau_json_has, 0, offsetof(relic_cau_view, values) };
+static const relic_jt_struct cau_json = { cau_fields, 9, sizeof(relic_cau_file), _Alignof(relic_cau_file), 0, "cau", cau_json_has, 0, offsetof(relic_cau_view, values), cau_json_count, 0 };
 
 relic_status relic_cau_json_print(const relic_cau_file *m, relic_buf *out, relic_error *err)
 {

@@ -3,6 +3,7 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "grf_geometry.h"
 
@@ -11,12 +12,26 @@ static const relic_jt_field vec3f_fields[] = {
     { "y", offsetof(relic_grf_geometry_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
     { "z", offsetof(relic_grf_geometry_vec3f, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_grf_geometry_vec3f), _Alignof(relic_grf_geometry_vec3f), 1, NULL, NULL, 12, 0 };
+static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_grf_geometry_vec3f), _Alignof(relic_grf_geometry_vec3f), 1, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field face_fields[] = {
     { "v", offsetof(relic_grf_geometry_face, v), RELIC_JT_INT, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct face_json = { face_fields, 1, sizeof(relic_grf_geometry_face), _Alignof(relic_grf_geometry_face), 1, NULL, NULL, 12, 0 };
+static const relic_jt_struct face_json = { face_fields, 1, sizeof(relic_grf_geometry_face), _Alignof(relic_grf_geometry_face), 1, NULL, NULL, 12, 0, NULL, 1 };
+
+static int64_t geometry_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_grf_geometry_geometry *m = mv;
+    (void)rv;
+    switch (field) {
+    case 6: return ((int64_t)m->vertex_count);
+    case 7: return ((int64_t)m->face_count);
+    case 8: return ((int64_t)m->face_count);
+    case 9: return ((int64_t)m->vertex_normal_count);
+    case 10: return ((int64_t)m->wrap_vertex_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field geometry_fields[] = {
     { "pivot", offsetof(relic_grf_geometry_geometry, pivot), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_geometry_view, pivot), RELIC_JT_NOPOS, 5 },
@@ -31,7 +46,7 @@ static const relic_jt_field geometry_fields[] = {
     { "vertex_normals", offsetof(relic_grf_geometry_geometry, vertex_normals), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_geometry, vertex_normals_count), &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_geometry_view, vertex_normals), offsetof(relic_grf_geometry_view, vertex_normals_count), 14 },
     { "wrap_vertices", offsetof(relic_grf_geometry_geometry, wrap_vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_geometry, wrap_vertices_count), &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_geometry_view, wrap_vertices), offsetof(relic_grf_geometry_view, wrap_vertices_count), 13 },
 };
-static const relic_jt_struct geometry_json = { geometry_fields, 11, sizeof(relic_grf_geometry_geometry), _Alignof(relic_grf_geometry_geometry), 0, "grf_geometry", NULL, 0, offsetof(relic_grf_geometry_view, values) };
+static const relic_jt_struct geometry_json = { geometry_fields, 11, sizeof(relic_grf_geometry_geometry), _Alignof(relic_grf_geometry_geometry), 0, "grf_geometry", NULL, 0, offsetof(relic_grf_geometry_view, values), geometry_json_count, 0 };
 
 relic_status relic_grf_geometry_json_print(const relic_grf_geometry_geometry *m, relic_buf *out, relic_error *err)
 {

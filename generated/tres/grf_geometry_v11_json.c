@@ -3,6 +3,7 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "grf_geometry_v11.h"
 
@@ -11,12 +12,25 @@ static const relic_jt_field vec3f_fields[] = {
     { "y", offsetof(relic_grf_geometry_v11_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
     { "z", offsetof(relic_grf_geometry_v11_vec3f, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_grf_geometry_v11_vec3f), _Alignof(relic_grf_geometry_v11_vec3f), 1, NULL, NULL, 12, 0 };
+static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_grf_geometry_v11_vec3f), _Alignof(relic_grf_geometry_v11_vec3f), 1, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field face_fields[] = {
     { "v", offsetof(relic_grf_geometry_v11_face, v), RELIC_JT_INT, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct face_json = { face_fields, 1, sizeof(relic_grf_geometry_v11_face), _Alignof(relic_grf_geometry_v11_face), 1, NULL, NULL, 12, 0 };
+static const relic_jt_struct face_json = { face_fields, 1, sizeof(relic_grf_geometry_v11_face), _Alignof(relic_grf_geometry_v11_face), 1, NULL, NULL, 12, 0, NULL, 1 };
+
+static int64_t geometry_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_grf_geometry_v11_geometry *m = mv;
+    (void)rv;
+    switch (field) {
+    case 4: return ((int64_t)m->vertex_count);
+    case 5: return ((int64_t)m->face_count);
+    case 6: return ((int64_t)m->face_count);
+    case 7: return ((int64_t)m->vertex_normal_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field geometry_fields[] = {
     { "vertex_count", offsetof(relic_grf_geometry_v11_geometry, vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
@@ -28,7 +42,7 @@ static const relic_jt_field geometry_fields[] = {
     { "face_normals", offsetof(relic_grf_geometry_v11_geometry, face_normals), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_v11_geometry, face_normals_count), &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_geometry_v11_view, face_normals), offsetof(relic_grf_geometry_v11_view, face_normals_count), 12 },
     { "vertex_normals", offsetof(relic_grf_geometry_v11_geometry, vertex_normals), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_v11_geometry, vertex_normals_count), &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_geometry_v11_view, vertex_normals), offsetof(relic_grf_geometry_v11_view, vertex_normals_count), 14 },
 };
-static const relic_jt_struct geometry_json = { geometry_fields, 8, sizeof(relic_grf_geometry_v11_geometry), _Alignof(relic_grf_geometry_v11_geometry), 0, "grf_geometry_v11", NULL, 0, offsetof(relic_grf_geometry_v11_view, values) };
+static const relic_jt_struct geometry_json = { geometry_fields, 8, sizeof(relic_grf_geometry_v11_geometry), _Alignof(relic_grf_geometry_v11_geometry), 0, "grf_geometry_v11", NULL, 0, offsetof(relic_grf_geometry_v11_view, values), geometry_json_count, 0 };
 
 relic_status relic_grf_geometry_v11_json_print(const relic_grf_geometry_v11_geometry *m, relic_buf *out, relic_error *err)
 {

@@ -3,6 +3,7 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "grf_header.h"
 
@@ -10,7 +11,7 @@ static const relic_jt_field header_fields[] = {
     { "magic", offsetof(relic_grf_header_header, magic), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
     { "version", offsetof(relic_grf_header_header, version), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
 };
-static const relic_jt_struct header_json = { header_fields, 2, sizeof(relic_grf_header_header), _Alignof(relic_grf_header_header), 0, "grf_header", NULL, 8, offsetof(relic_grf_header_view, values) };
+static const relic_jt_struct header_json = { header_fields, 2, sizeof(relic_grf_header_header), _Alignof(relic_grf_header_header), 0, "grf_header", NULL, 8, offsetof(relic_grf_header_view, values), NULL, 1 };
 
 relic_status relic_grf_header_json_print(const relic_grf_header_header *m, relic_buf *out, relic_error *err)
 {

@@ -3,13 +3,14 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "grf_mapping_ref.h"
 
 static const relic_jt_field mapping_ref_fields[] = {
     { "material", offsetof(relic_grf_mapping_ref_mapping_ref, material), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
 };
-static const relic_jt_struct mapping_ref_json = { mapping_ref_fields, 1, sizeof(relic_grf_mapping_ref_mapping_ref), _Alignof(relic_grf_mapping_ref_mapping_ref), 0, "grf_mapping_ref", NULL, 4, offsetof(relic_grf_mapping_ref_view, values) };
+static const relic_jt_struct mapping_ref_json = { mapping_ref_fields, 1, sizeof(relic_grf_mapping_ref_mapping_ref), _Alignof(relic_grf_mapping_ref_mapping_ref), 0, "grf_mapping_ref", NULL, 4, offsetof(relic_grf_mapping_ref_view, values), NULL, 1 };
 
 relic_status relic_grf_mapping_ref_json_print(const relic_grf_mapping_ref_mapping_ref *m, relic_buf *out, relic_error *err)
 {

@@ -3,6 +3,7 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "grf_material.h"
 
@@ -11,7 +12,20 @@ static const relic_jt_field rgb_fields[] = {
     { "g", offsetof(relic_grf_material_rgb, g), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
     { "b", offsetof(relic_grf_material_rgb, b), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct rgb_json = { rgb_fields, 3, sizeof(relic_grf_material_rgb), _Alignof(relic_grf_material_rgb), 1, NULL, NULL, 12, 0 };
+static const relic_jt_struct rgb_json = { rgb_fields, 3, sizeof(relic_grf_material_rgb), _Alignof(relic_grf_material_rgb), 1, NULL, NULL, 12, 0, NULL, 1 };
+
+static int64_t material_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_grf_material_material *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return ((int64_t)m->material_count);
+    case 2: return ((int64_t)m->material_count);
+    case 3: return ((int64_t)m->material_count);
+    case 4: return ((int64_t)m->material_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field material_fields[] = {
     { "material_count", offsetof(relic_grf_material_material, material_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
@@ -25,7 +39,7 @@ static const relic_jt_field material_fields[] = {
     { "opacity_value", offsetof(relic_grf_material_material, opacity_value), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
     { "bumpiness", offsetof(relic_grf_material_material, bumpiness), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
 };
-static const relic_jt_struct material_json = { material_fields, 10, sizeof(relic_grf_material_material), _Alignof(relic_grf_material_material), 0, "grf_material", NULL, 0, offsetof(relic_grf_material_view, values) };
+static const relic_jt_struct material_json = { material_fields, 10, sizeof(relic_grf_material_material), _Alignof(relic_grf_material_material), 0, "grf_material", NULL, 0, offsetof(relic_grf_material_view, values), material_json_count, 0 };
 
 relic_status relic_grf_material_json_print(const relic_grf_material_material *m, relic_buf *out, relic_error *err)
 {

@@ -3,8 +3,21 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "grf_material_v11.h"
+
+static int64_t material_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_grf_material_v11_material *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return ((int64_t)m->material_count);
+    case 2: return ((int64_t)m->material_count);
+    case 3: return ((int64_t)m->material_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field material_fields[] = {
     { "material_count", offsetof(relic_grf_material_v11_material, material_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
@@ -17,7 +30,7 @@ static const relic_jt_field material_fields[] = {
     { "opacity_value", offsetof(relic_grf_material_v11_material, opacity_value), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
     { "bumpiness", offsetof(relic_grf_material_v11_material, bumpiness), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
 };
-static const relic_jt_struct material_json = { material_fields, 9, sizeof(relic_grf_material_v11_material), _Alignof(relic_grf_material_v11_material), 0, "grf_material_v11", NULL, 0, offsetof(relic_grf_material_v11_view, values) };
+static const relic_jt_struct material_json = { material_fields, 9, sizeof(relic_grf_material_v11_material), _Alignof(relic_grf_material_v11_material), 0, "grf_material_v11", NULL, 0, offsetof(relic_grf_material_v11_view, values), material_json_count, 0 };
 
 relic_status relic_grf_material_v11_json_print(const relic_grf_material_v11_material *m, relic_buf *out, relic_error *err)
 {

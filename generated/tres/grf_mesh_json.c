@@ -3,6 +3,7 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "grf_mesh.h"
 
@@ -11,7 +12,7 @@ static const relic_jt_field vec3f_fields[] = {
     { "y", offsetof(relic_grf_mesh_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
     { "z", offsetof(relic_grf_mesh_vec3f, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f), 1, NULL, NULL, 12, 0 };
+static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f), 1, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field vertex_fields[] = {
     { "point", offsetof(relic_grf_mesh_vertex, point), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
@@ -20,7 +21,7 @@ static const relic_jt_field vertex_fields[] = {
     { "v", offsetof(relic_grf_mesh_vertex, v), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
     { "scratch", offsetof(relic_grf_mesh_vertex, scratch), RELIC_JT_INT, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
 };
-static const relic_jt_struct vertex_json = { vertex_fields, 5, sizeof(relic_grf_mesh_vertex), _Alignof(relic_grf_mesh_vertex), 0, NULL, NULL, 32, 0 };
+static const relic_jt_struct vertex_json = { vertex_fields, 5, sizeof(relic_grf_mesh_vertex), _Alignof(relic_grf_mesh_vertex), 0, NULL, NULL, 32, 0, NULL, 1 };
 
 static const relic_jt_field polygon_fields[] = {
     { "vertex_count", offsetof(relic_grf_mesh_polygon, vertex_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
@@ -32,7 +33,21 @@ static const relic_jt_field polygon_fields[] = {
     { "unused", offsetof(relic_grf_mesh_polygon, unused), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
     { "area", offsetof(relic_grf_mesh_polygon, area), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 36, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
 };
-static const relic_jt_struct polygon_json = { polygon_fields, 8, sizeof(relic_grf_mesh_polygon), _Alignof(relic_grf_mesh_polygon), 0, NULL, NULL, 40, 0 };
+static const relic_jt_struct polygon_json = { polygon_fields, 8, sizeof(relic_grf_mesh_polygon), _Alignof(relic_grf_mesh_polygon), 0, NULL, NULL, 40, 0, NULL, 1 };
+
+static int64_t mesh_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_grf_mesh_mesh *m = mv;
+    (void)rv;
+    switch (field) {
+    case 9: return ((int64_t)m->point_count);
+    case 10: return ((int64_t)m->vertex_count);
+    case 11: return ((int64_t)m->vertex_pointer_count);
+    case 12: return ((int64_t)m->polygon_count);
+    case 13: return ((int64_t)m->wrap_point_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field mesh_fields[] = {
     { "material", offsetof(relic_grf_mesh_mesh, material), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
@@ -50,7 +65,7 @@ static const relic_jt_field mesh_fields[] = {
     { "polygons", offsetof(relic_grf_mesh_mesh, polygons), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_mesh, polygons_count), &polygon_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_mesh_view, polygons), offsetof(relic_grf_mesh_view, polygons_count), 8 },
     { "wrap_points", offsetof(relic_grf_mesh_mesh, wrap_points), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_mesh, wrap_points_count), &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_mesh_view, wrap_points), offsetof(relic_grf_mesh_view, wrap_points_count), 11 },
 };
-static const relic_jt_struct mesh_json = { mesh_fields, 14, sizeof(relic_grf_mesh_mesh), _Alignof(relic_grf_mesh_mesh), 0, "grf_mesh", NULL, 0, offsetof(relic_grf_mesh_view, values) };
+static const relic_jt_struct mesh_json = { mesh_fields, 14, sizeof(relic_grf_mesh_mesh), _Alignof(relic_grf_mesh_mesh), 0, "grf_mesh", NULL, 0, offsetof(relic_grf_mesh_view, values), mesh_json_count, 0 };
 
 relic_status relic_grf_mesh_json_print(const relic_grf_mesh_mesh *m, relic_buf *out, relic_error *err)
 {

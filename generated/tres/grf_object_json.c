@@ -3,6 +3,7 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "grf_object.h"
 
@@ -15,7 +16,7 @@ static const relic_jt_field object_fields[] = {
     { "sound", offsetof(relic_grf_object_object, sound), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
     { "special", offsetof(relic_grf_object_object, special), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
 };
-static const relic_jt_struct object_json = { object_fields, 7, sizeof(relic_grf_object_object), _Alignof(relic_grf_object_object), 0, "grf_object", NULL, 28, offsetof(relic_grf_object_view, values) };
+static const relic_jt_struct object_json = { object_fields, 7, sizeof(relic_grf_object_object), _Alignof(relic_grf_object_object), 0, "grf_object", NULL, 28, offsetof(relic_grf_object_view, values), NULL, 1 };
 
 relic_status relic_grf_object_json_print(const relic_grf_object_object *m, relic_buf *out, relic_error *err)
 {

@@ -3,6 +3,7 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "grf_region_v11.h"
 
@@ -11,7 +12,7 @@ static const relic_jt_field vec3f_fields[] = {
     { "y", offsetof(relic_grf_region_v11_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
     { "z", offsetof(relic_grf_region_v11_vec3f, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_grf_region_v11_vec3f), _Alignof(relic_grf_region_v11_vec3f), 1, NULL, NULL, 12, 0 };
+static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_grf_region_v11_vec3f), _Alignof(relic_grf_region_v11_vec3f), 1, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field instance_fields[] = {
     { "object", offsetof(relic_grf_region_v11_instance, object), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
@@ -20,13 +21,23 @@ static const relic_jt_field instance_fields[] = {
     { "rotation", offsetof(relic_grf_region_v11_instance, rotation), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
     { "scale", offsetof(relic_grf_region_v11_instance, scale), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
 };
-static const relic_jt_struct instance_json = { instance_fields, 5, sizeof(relic_grf_region_v11_instance), _Alignof(relic_grf_region_v11_instance), 0, NULL, NULL, 36, 0 };
+static const relic_jt_struct instance_json = { instance_fields, 5, sizeof(relic_grf_region_v11_instance), _Alignof(relic_grf_region_v11_instance), 0, NULL, NULL, 36, 0, NULL, 1 };
+
+static int64_t region_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_grf_region_v11_region *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return ((int64_t)m->instance_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field region_fields[] = {
     { "instance_count", offsetof(relic_grf_region_v11_region, instance_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
     { "instances", offsetof(relic_grf_region_v11_region, instances), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_region_v11_region, instances_count), &instance_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_region_v11_view, instances), offsetof(relic_grf_region_v11_view, instances_count), 9 },
 };
-static const relic_jt_struct region_json = { region_fields, 2, sizeof(relic_grf_region_v11_region), _Alignof(relic_grf_region_v11_region), 0, "grf_region_v11", NULL, 0, offsetof(relic_grf_region_v11_view, values) };
+static const relic_jt_struct region_json = { region_fields, 2, sizeof(relic_grf_region_v11_region), _Alignof(relic_grf_region_v11_region), 0, "grf_region_v11", NULL, 0, offsetof(relic_grf_region_v11_view, values), region_json_count, 0 };
 
 relic_status relic_grf_region_v11_json_print(const relic_grf_region_v11_region *m, relic_buf *out, relic_error *err)
 {

@@ -3,6 +3,7 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "scn_bmp.h"
 
@@ -13,7 +14,7 @@ static const relic_jt_field bmp_fields[] = {
     { "pixel_offset", offsetof(relic_scn_bmp_bmp, pixel_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
     { "rest", offsetof(relic_scn_bmp_bmp, rest), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_scn_bmp_bmp, rest_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_scn_bmp_view, rest), offsetof(relic_scn_bmp_view, rest_count), 4 },
 };
-static const relic_jt_struct bmp_json = { bmp_fields, 5, sizeof(relic_scn_bmp_bmp), _Alignof(relic_scn_bmp_bmp), 0, "scn_bmp", NULL, 0, offsetof(relic_scn_bmp_view, values) };
+static const relic_jt_struct bmp_json = { bmp_fields, 5, sizeof(relic_scn_bmp_bmp), _Alignof(relic_scn_bmp_bmp), 0, "scn_bmp", NULL, 0, offsetof(relic_scn_bmp_view, values), NULL, 0 };
 
 relic_status relic_scn_bmp_json_print(const relic_scn_bmp_bmp *m, relic_buf *out, relic_error *err)
 {

@@ -3,13 +3,14 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "scn_header.h"
 
 static const relic_jt_field path_fields[] = {
     { "text", offsetof(relic_scn_header_path, text), RELIC_JT_CHAR, 1, 0, 0, 256, 256, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
 };
-static const relic_jt_struct path_json = { path_fields, 1, sizeof(relic_scn_header_path), _Alignof(relic_scn_header_path), 0, NULL, NULL, 256, 0 };
+static const relic_jt_struct path_json = { path_fields, 1, sizeof(relic_scn_header_path), _Alignof(relic_scn_header_path), 0, NULL, NULL, 256, 0, NULL, 1 };
 
 static const relic_jt_field header_fields[] = {
     { "save_version", offsetof(relic_scn_header_header, save_version), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
@@ -21,7 +22,7 @@ static const relic_jt_field header_fields[] = {
     { "real_time", offsetof(relic_scn_header_header, real_time), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
     { "slack", offsetof(relic_scn_header_header, slack), RELIC_JT_BYTES, 1, 0, 0, 48, 48, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_scn_header_view, slack), offsetof(relic_scn_header_view, slack_count), 5 },
 };
-static const relic_jt_struct header_json = { header_fields, 8, sizeof(relic_scn_header_header), _Alignof(relic_scn_header_header), 0, "scn_header", NULL, 1348, offsetof(relic_scn_header_view, values) };
+static const relic_jt_struct header_json = { header_fields, 8, sizeof(relic_scn_header_header), _Alignof(relic_scn_header_header), 0, "scn_header", NULL, 1348, offsetof(relic_scn_header_view, values), NULL, 1 };
 
 relic_status relic_scn_header_json_print(const relic_scn_header_header *m, relic_buf *out, relic_error *err)
 {

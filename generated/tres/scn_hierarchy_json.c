@@ -3,6 +3,7 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "scn_hierarchy.h"
 
@@ -10,12 +11,12 @@ static const relic_jt_field node_fields[] = {
     { "id", offsetof(relic_scn_hierarchy_node, id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 2 },
     { "parent", offsetof(relic_scn_hierarchy_node, parent), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
 };
-static const relic_jt_struct node_json = { node_fields, 2, sizeof(relic_scn_hierarchy_node), _Alignof(relic_scn_hierarchy_node), 1, NULL, NULL, 8, 0 };
+static const relic_jt_struct node_json = { node_fields, 2, sizeof(relic_scn_hierarchy_node), _Alignof(relic_scn_hierarchy_node), 1, NULL, NULL, 8, 0, NULL, 1 };
 
 static const relic_jt_field hierarchy_fields[] = {
     { "nodes", offsetof(relic_scn_hierarchy_hierarchy, nodes), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_scn_hierarchy_hierarchy, nodes_count), &node_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_scn_hierarchy_view, nodes), offsetof(relic_scn_hierarchy_view, nodes_count), 5 },
 };
-static const relic_jt_struct hierarchy_json = { hierarchy_fields, 1, sizeof(relic_scn_hierarchy_hierarchy), _Alignof(relic_scn_hierarchy_hierarchy), 0, "scn_hierarchy", NULL, 0, offsetof(relic_scn_hierarchy_view, values) };
+static const relic_jt_struct hierarchy_json = { hierarchy_fields, 1, sizeof(relic_scn_hierarchy_hierarchy), _Alignof(relic_scn_hierarchy_hierarchy), 0, "scn_hierarchy", NULL, 0, offsetof(relic_scn_hierarchy_view, values), NULL, 0 };
 
 relic_status relic_scn_hierarchy_json_print(const relic_scn_hierarchy_hierarchy *m, relic_buf *out, relic_error *err)
 {

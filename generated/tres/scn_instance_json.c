@@ -3,6 +3,7 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "scn_instance.h"
 
@@ -11,7 +12,7 @@ static const relic_jt_field vec3f_fields[] = {
     { "y", offsetof(relic_scn_instance_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
     { "z", offsetof(relic_scn_instance_vec3f, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_scn_instance_vec3f), _Alignof(relic_scn_instance_vec3f), 1, NULL, NULL, 12, 0 };
+static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_scn_instance_vec3f), _Alignof(relic_scn_instance_vec3f), 1, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field quaternion_fields[] = {
     { "w", offsetof(relic_scn_instance_quaternion, w), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
@@ -19,7 +20,7 @@ static const relic_jt_field quaternion_fields[] = {
     { "y", offsetof(relic_scn_instance_quaternion, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
     { "z", offsetof(relic_scn_instance_quaternion, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct quaternion_json = { quaternion_fields, 4, sizeof(relic_scn_instance_quaternion), _Alignof(relic_scn_instance_quaternion), 1, NULL, NULL, 16, 0 };
+static const relic_jt_struct quaternion_json = { quaternion_fields, 4, sizeof(relic_scn_instance_quaternion), _Alignof(relic_scn_instance_quaternion), 1, NULL, NULL, 16, 0, NULL, 1 };
 
 static const relic_jt_field instance_fields[] = {
     { "position", offsetof(relic_scn_instance_instance, position), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_scn_instance_view, position), RELIC_JT_NOPOS, 8 },
@@ -27,7 +28,7 @@ static const relic_jt_field instance_fields[] = {
     { "scale", offsetof(relic_scn_instance_instance, scale), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
     { "flags", offsetof(relic_scn_instance_instance, flags), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
 };
-static const relic_jt_struct instance_json = { instance_fields, 4, sizeof(relic_scn_instance_instance), _Alignof(relic_scn_instance_instance), 0, "scn_instance", NULL, 36, offsetof(relic_scn_instance_view, values) };
+static const relic_jt_struct instance_json = { instance_fields, 4, sizeof(relic_scn_instance_instance), _Alignof(relic_scn_instance_instance), 0, "scn_instance", NULL, 36, offsetof(relic_scn_instance_view, values), NULL, 1 };
 
 relic_status relic_scn_instance_json_print(const relic_scn_instance_instance *m, relic_buf *out, relic_error *err)
 {

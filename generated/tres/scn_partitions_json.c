@@ -3,6 +3,7 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "scn_partitions.h"
 
@@ -11,20 +12,20 @@ static const relic_jt_field vec3f_fields[] = {
     { "y", offsetof(relic_scn_partitions_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
     { "z", offsetof(relic_scn_partitions_vec3f, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_scn_partitions_vec3f), _Alignof(relic_scn_partitions_vec3f), 1, NULL, NULL, 12, 0 };
+static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_scn_partitions_vec3f), _Alignof(relic_scn_partitions_vec3f), 1, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field partition_fields[] = {
     { "flags", offsetof(relic_scn_partitions_partition, flags), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
     { "position", offsetof(relic_scn_partitions_partition, position), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
     { "size", offsetof(relic_scn_partitions_partition, size), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
 };
-static const relic_jt_struct partition_json = { partition_fields, 3, sizeof(relic_scn_partitions_partition), _Alignof(relic_scn_partitions_partition), 0, NULL, NULL, 28, 0 };
+static const relic_jt_struct partition_json = { partition_fields, 3, sizeof(relic_scn_partitions_partition), _Alignof(relic_scn_partitions_partition), 0, NULL, NULL, 28, 0, NULL, 1 };
 
 static const relic_jt_field partitions_fields[] = {
     { "kind", offsetof(relic_scn_partitions_partitions, kind), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
     { "entries", offsetof(relic_scn_partitions_partitions, entries), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_scn_partitions_partitions, entries_count), &partition_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_scn_partitions_view, entries), offsetof(relic_scn_partitions_view, entries_count), 7 },
 };
-static const relic_jt_struct partitions_json = { partitions_fields, 2, sizeof(relic_scn_partitions_partitions), _Alignof(relic_scn_partitions_partitions), 0, "scn_partitions", NULL, 0, offsetof(relic_scn_partitions_view, values) };
+static const relic_jt_struct partitions_json = { partitions_fields, 2, sizeof(relic_scn_partitions_partitions), _Alignof(relic_scn_partitions_partitions), 0, "scn_partitions", NULL, 0, offsetof(relic_scn_partitions_view, values), NULL, 0 };
 
 relic_status relic_scn_partitions_json_print(const relic_scn_partitions_partitions *m, relic_buf *out, relic_error *err)
 {

@@ -3,13 +3,14 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "scn_text.h"
 
 static const relic_jt_field text_fields[] = {
     { "text", offsetof(relic_scn_text_text, text), RELIC_JT_CHAR, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_scn_text_text, text_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_scn_text_view, text), offsetof(relic_scn_text_view, text_count), 4 },
 };
-static const relic_jt_struct text_json = { text_fields, 1, sizeof(relic_scn_text_text), _Alignof(relic_scn_text_text), 0, "scn_text", NULL, 0, offsetof(relic_scn_text_view, values) };
+static const relic_jt_struct text_json = { text_fields, 1, sizeof(relic_scn_text_text), _Alignof(relic_scn_text_text), 0, "scn_text", NULL, 0, offsetof(relic_scn_text_view, values), NULL, 0 };
 
 relic_status relic_scn_text_json_print(const relic_scn_text_text *m, relic_buf *out, relic_error *err)
 {

@@ -3,6 +3,7 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "tpa.h"
 
@@ -14,7 +15,7 @@ static const relic_jt_field header_fields[] = {
     { "collision_offset", offsetof(relic_tpa_header, collision_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 16 },
     { "id_count", offsetof(relic_tpa_header, id_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
 };
-static const relic_jt_struct header_json = { header_fields, 6, sizeof(relic_tpa_header), _Alignof(relic_tpa_header), 0, NULL, NULL, 24, 0 };
+static const relic_jt_struct header_json = { header_fields, 6, sizeof(relic_tpa_header), _Alignof(relic_tpa_header), 0, NULL, NULL, 24, 0, NULL, 1 };
 
 static const relic_jt_field sample_header_fields[] = {
     { "magic", offsetof(relic_tpa_sample_header, magic), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
@@ -30,7 +31,7 @@ static const relic_jt_field sample_header_fields[] = {
     { "flags", offsetof(relic_tpa_sample_header, flags), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, 31, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
     { "caption_offset", offsetof(relic_tpa_sample_header, caption_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
 };
-static const relic_jt_struct sample_header_json = { sample_header_fields, 12, sizeof(relic_tpa_sample_header), _Alignof(relic_tpa_sample_header), 0, NULL, NULL, 36, 0 };
+static const relic_jt_struct sample_header_json = { sample_header_fields, 12, sizeof(relic_tpa_sample_header), _Alignof(relic_tpa_sample_header), 0, NULL, NULL, 36, 0, NULL, 1 };
 
 static const relic_jt_field id_entry_fields[] = {
     { "sound_id", offsetof(relic_tpa_id_entry, sound_id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
@@ -40,7 +41,7 @@ static const relic_jt_field id_entry_fields[] = {
     { "master_volume", offsetof(relic_tpa_id_entry, master_volume), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
     { "header", offsetof(relic_tpa_id_entry, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &sample_header_json, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
 };
-static const relic_jt_struct id_entry_json = { id_entry_fields, 6, sizeof(relic_tpa_id_entry), _Alignof(relic_tpa_id_entry), 0, NULL, NULL, 56, 0 };
+static const relic_jt_struct id_entry_json = { id_entry_fields, 6, sizeof(relic_tpa_id_entry), _Alignof(relic_tpa_id_entry), 0, NULL, NULL, 56, 0, NULL, 1 };
 
 static int sample_json_has(const void *mv, const void *rv, size_t field)
 {
@@ -57,6 +58,20 @@ static int sample_json_has(const void *mv, const void *rv, size_t field)
     }
 }
 
+static int64_t sample_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_tpa_sample *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36));
+    case 4: return relic_gen_sub(((int64_t)m->caption_length), INT64_C(4));
+    case 5: return relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length));
+    case 6: return relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36));
+    case 7: return ((int64_t)m->header.data_size);
+    default: return 0;
+    }
+}
+
 static const relic_jt_field sample_fields[] = {
     { "header", offsetof(relic_tpa_sample, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &sample_header_json, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
     { "caption_gap", offsetof(relic_tpa_sample, caption_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_sample, caption_gap_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
@@ -67,7 +82,7 @@ static const relic_jt_field sample_fields[] = {
     { "data_gap", offsetof(relic_tpa_sample, data_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_sample, data_gap_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
     { "data", offsetof(relic_tpa_sample, data), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_sample, data_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
 };
-static const relic_jt_struct sample_json = { sample_fields, 8, sizeof(relic_tpa_sample), _Alignof(relic_tpa_sample), 0, NULL, sample_json_has, 0, 0 };
+static const relic_jt_struct sample_json = { sample_fields, 8, sizeof(relic_tpa_sample), _Alignof(relic_tpa_sample), 0, NULL, sample_json_has, 0, 0, sample_json_count, 0 };
 
 static const relic_jt_field transfer_function_fields[] = {
     { "volume_max", offsetof(relic_tpa_transfer_function, volume_max), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
@@ -81,7 +96,7 @@ static const relic_jt_field transfer_function_fields[] = {
     { "attenuation", offsetof(relic_tpa_transfer_function, attenuation), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
     { "min_velocity", offsetof(relic_tpa_transfer_function, min_velocity), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 36, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
 };
-static const relic_jt_struct transfer_function_json = { transfer_function_fields, 10, sizeof(relic_tpa_transfer_function), _Alignof(relic_tpa_transfer_function), 0, NULL, NULL, 40, 0 };
+static const relic_jt_struct transfer_function_json = { transfer_function_fields, 10, sizeof(relic_tpa_transfer_function), _Alignof(relic_tpa_transfer_function), 0, NULL, NULL, 40, 0, NULL, 1 };
 
 static const relic_jt_field collision_fields[] = {
     { "material_low", offsetof(relic_tpa_collision, material_low), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
@@ -96,7 +111,19 @@ static const relic_jt_field collision_fields[] = {
     { "impact_2_tf", offsetof(relic_tpa_collision, impact_2_tf), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &transfer_function_json, NULL, NULL, 72, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
     { "slide_tf", offsetof(relic_tpa_collision, slide_tf), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &transfer_function_json, NULL, NULL, 112, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
 };
-static const relic_jt_struct collision_json = { collision_fields, 11, sizeof(relic_tpa_collision), _Alignof(relic_tpa_collision), 0, NULL, NULL, 152, 0 };
+static const relic_jt_struct collision_json = { collision_fields, 11, sizeof(relic_tpa_collision), _Alignof(relic_tpa_collision), 0, NULL, NULL, 152, 0, NULL, 1 };
+
+static int64_t tpa_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_tpa_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return ((int64_t)m->header.id_count);
+    case 2: return ((int64_t)m->header.sample_count);
+    case 3: return ((int64_t)m->header.collision_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field tpa_fields[] = {
     { "header", offsetof(relic_tpa_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_tpa_view, header), RELIC_JT_NOPOS, 6 },
@@ -104,11 +131,16 @@ static const relic_jt_field tpa_fields[] = {
     { "samples", offsetof(relic_tpa_file, samples), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_file, samples_count), &sample_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_tpa_view, samples), offsetof(relic_tpa_view, samples_count), 7 },
     { "collisions", offsetof(relic_tpa_file, collisions), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_file, collisions_count), &collision_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_tpa_view, collisions), offsetof(relic_tpa_view, collisions_count), 10 },
 };
-static const relic_jt_struct tpa_json = { tpa_fields, 4, sizeof(relic_tpa_file), _Alignof(relic_tpa_file), 0, "tpa", NULL, 0, offsetof(relic_tpa_view, values) };
+static const relic_jt_struct tpa_json = { tpa_fields, 4, sizeof(relic_tpa_file), _Alignof(relic_tpa_file), 0, "tpa", NULL, 0, offsetof(relic_tpa_view, values), tpa_json_count, 0 };
 
 relic_status relic_tpa_json_print(const relic_tpa_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&tpa_json, m, out, err);
+}
+
+relic_status relic_tpa_json_print_view(const relic_tpa_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&tpa_json, v, out, err);
 }
 
 relic_status relic_tpa_json_read(const char *text, size_t len, relic_arena *a, relic_tpa_file *out, relic_error *err)

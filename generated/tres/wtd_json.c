@@ -3,6 +3,7 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "wtd.h"
 
@@ -12,7 +13,7 @@ static const relic_jt_field quad_rect_fields[] = {
     { "size_x", offsetof(relic_wtd_quad_rect, size_x), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
     { "size_y", offsetof(relic_wtd_quad_rect, size_y), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
 };
-static const relic_jt_struct quad_rect_json = { quad_rect_fields, 4, sizeof(relic_wtd_quad_rect), _Alignof(relic_wtd_quad_rect), 0, NULL, NULL, 16, 0 };
+static const relic_jt_struct quad_rect_json = { quad_rect_fields, 4, sizeof(relic_wtd_quad_rect), _Alignof(relic_wtd_quad_rect), 0, NULL, NULL, 16, 0, NULL, 1 };
 
 static const relic_jt_field world_rect_fields[] = {
     { "start_x", offsetof(relic_wtd_world_rect, start_x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
@@ -20,13 +21,13 @@ static const relic_jt_field world_rect_fields[] = {
     { "size_x", offsetof(relic_wtd_world_rect, size_x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
     { "size_y", offsetof(relic_wtd_world_rect, size_y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
 };
-static const relic_jt_struct world_rect_json = { world_rect_fields, 4, sizeof(relic_wtd_world_rect), _Alignof(relic_wtd_world_rect), 0, NULL, NULL, 16, 0 };
+static const relic_jt_struct world_rect_json = { world_rect_fields, 4, sizeof(relic_wtd_world_rect), _Alignof(relic_wtd_world_rect), 0, NULL, NULL, 16, 0, NULL, 1 };
 
 static const relic_jt_field linear_fields[] = {
     { "scale", offsetof(relic_wtd_linear, scale), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
     { "offset", offsetof(relic_wtd_linear, offset), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
 };
-static const relic_jt_struct linear_json = { linear_fields, 2, sizeof(relic_wtd_linear), _Alignof(relic_wtd_linear), 1, NULL, NULL, 8, 0 };
+static const relic_jt_struct linear_json = { linear_fields, 2, sizeof(relic_wtd_linear), _Alignof(relic_wtd_linear), 1, NULL, NULL, 8, 0, NULL, 1 };
 
 static const relic_jt_field mapping_fields[] = {
     { "quad_extents", offsetof(relic_wtd_mapping, quad_extents), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &quad_rect_json, NULL, NULL, 0, 1, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
@@ -39,7 +40,7 @@ static const relic_jt_field mapping_fields[] = {
     { "coef_to_world", offsetof(relic_wtd_mapping, coef_to_world), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 68, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
     { "coef_to_quad", offsetof(relic_wtd_mapping, coef_to_quad), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 72, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
 };
-static const relic_jt_struct mapping_json = { mapping_fields, 9, sizeof(relic_wtd_mapping), _Alignof(relic_wtd_mapping), 0, NULL, NULL, 76, 0 };
+static const relic_jt_struct mapping_json = { mapping_fields, 9, sizeof(relic_wtd_mapping), _Alignof(relic_wtd_mapping), 0, NULL, NULL, 76, 0, NULL, 1 };
 
 static const relic_jt_field wtd_fields[] = {
     { "version", offsetof(relic_wtd_file, version), RELIC_JT_INT, 2, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 1, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
@@ -48,7 +49,7 @@ static const relic_jt_field wtd_fields[] = {
     { "root_coefficient", offsetof(relic_wtd_file, root_coefficient), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 1, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 16 },
     { "mapping", offsetof(relic_wtd_file, mapping), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &mapping_json, NULL, NULL, RELIC_JT_NOPOS, 1, offsetof(relic_wtd_view, mapping), RELIC_JT_NOPOS, 7 },
 };
-static const relic_jt_struct wtd_json = { wtd_fields, 5, sizeof(relic_wtd_file), _Alignof(relic_wtd_file), 0, "wtd", NULL, 90, offsetof(relic_wtd_view, values) };
+static const relic_jt_struct wtd_json = { wtd_fields, 5, sizeof(relic_wtd_file), _Alignof(relic_wtd_file), 0, "wtd", NULL, 90, offsetof(relic_wtd_view, values), NULL, 1 };
 
 relic_status relic_wtd_json_print(const relic_wtd_file *m, relic_buf *out, relic_error *err)
 {

@@ -23,15 +23,15 @@
 
 RELIC_SCHEMA_OPS_VIEW(bwm, relic_bwm_view, relic_bwm_file, NULL, "walkmesh");
 RELIC_SCHEMA_OPS_VIEW(cau, relic_cau_view, relic_cau_file, NULL, "sample");
-RELIC_SCHEMA_OPS(pid, relic_pid_view, relic_pid_file, NULL, "PID");
-RELIC_SCHEMA_OPS(tpa, relic_tpa_view, relic_tpa_file, NULL, "bank");
+RELIC_SCHEMA_OPS_VIEW(pid, relic_pid_view, relic_pid_file, NULL, "PID");
+RELIC_SCHEMA_OPS_VIEW(tpa, relic_tpa_view, relic_tpa_file, NULL, "bank");
 RELIC_SCHEMA_OPS_VIEW(key, relic_key_view, relic_key_file, NULL, "KEY");
 RELIC_SCHEMA_OPS_VIEW(bif, relic_bif_view, relic_bif_file, NULL, "BIF");
 RELIC_SCHEMA_OPS_VIEW(tlk, relic_tlk_view, relic_tlk_file, NULL, "talk table");
 
 /* TRN: packet sizes and directory offsets are laid out before writing */
 static relic_status trn_layout_(void *m, relic_arena *a, relic_error *e) { return relic_trn_layout((relic_trn_file *)m, a, e); }
-RELIC_SCHEMA_OPS(trn, relic_trn_view, relic_trn_file, trn_layout_, "TRN");
+RELIC_SCHEMA_OPS_VIEW(trn, relic_trn_view, relic_trn_file, trn_layout_, "TRN");
 
 /* Binary extensions of GFF resource types (xoreos, src/aurora/keyfile.cpp, biffile.cpp ResTypes and
  * the corpus); any of them converts to and from JSON. */

@@ -28,12 +28,12 @@ static int problem(relic_abi_problem_fn fn, void *user, const relic_error *err)
 /* The schema formats' steps, type-erased (relic_schema_ops.h, as the relic command's) */
 RELIC_SCHEMA_OPS_VIEW(bwm, relic_bwm_view, relic_bwm_file, NULL, "walkmesh");
 RELIC_SCHEMA_OPS_VIEW(cau, relic_cau_view, relic_cau_file, NULL, "sample");
-RELIC_SCHEMA_OPS(pid, relic_pid_view, relic_pid_file, NULL, "PID");
-RELIC_SCHEMA_OPS(tpa, relic_tpa_view, relic_tpa_file, NULL, "bank");
+RELIC_SCHEMA_OPS_VIEW(pid, relic_pid_view, relic_pid_file, NULL, "PID");
+RELIC_SCHEMA_OPS_VIEW(tpa, relic_tpa_view, relic_tpa_file, NULL, "bank");
 
 /* TRN: packet sizes and directory offsets are laid out before writing */
 static relic_status trn_layout_(void *m, relic_arena *a, relic_error *e) { return relic_trn_layout((relic_trn_file *)m, a, e); }
-RELIC_SCHEMA_OPS(trn, relic_trn_view, relic_trn_file, trn_layout_, "TRN");
+RELIC_SCHEMA_OPS_VIEW(trn, relic_trn_view, relic_trn_file, trn_layout_, "TRN");
 
 static const relic_schema_ops *const schemas[] = {&bwm_schema, &trn_schema, &cau_schema, &pid_schema, &tpa_schema};
 

@@ -532,6 +532,141 @@ relic_status relic_jt_print_doc(const relic_jt_struct *t, const void *m, relic_b
     return RELIC_OK;
 }
 
+/* ------------------------------------------------ walking variable structs */
+
+/* Load the scalars of struct t, fixed in the file at p, into its model at m
+ * (for the conditions and counts of the members after it). */
+static void load_scalars(const relic_jt_struct *t, const uint8_t *p, uint8_t *m)
+{
+    for (size_t i = 0; i < t->nfields; i++) {
+        const relic_jt_field *f = &t->fields[i];
+        const uint8_t *q = p + f->pos;
+        uint8_t *d = m + f->offset;
+        const size_t n = f->n ? f->n : 1;
+        if (f->kind == RELIC_JT_STRUCT) {
+            for (size_t k = 0; k < n; k++) load_scalars(f->sub, q + k * f->sub->fsize, d + k * f->sub->size);
+        } else if (f->kind == RELIC_JT_CHAR || f->kind == RELIC_JT_BYTES) {
+            memcpy(d, q, n);
+        } else if (f->kind == RELIC_JT_F32 || f->kind == RELIC_JT_F64) {
+            for (size_t k = 0; k < n; k++) {
+                if (f->kind == RELIC_JT_F32) {
+                    float v = f->be ? relic_load_f32be(q + 4 * k) : relic_load_f32le(q + 4 * k);
+                    memcpy(d + 4 * k, &v, 4);
+                } else {
+                    double v = f->be ? relic_load_f64be(q + 8 * k) : relic_load_f64le(q + 8 * k);
+                    memcpy(d + 8 * k, &v, 8);
+                }
+            }
+        } else {
+            for (size_t k = 0; k < n; k++) store_int(d + k * f->size, f->size, load_at(f, q + k * f->size, 1));
+        }
+    }
+}
+
+static size_t walk_struct(jp *w, const relic_jt_struct *t, const uint8_t *p, uint8_t *m, const void *root, int depth);
+
+/* count elements of struct type t from p, as a JSON array at depth (its
+ * elements at depth + 1); returns their bytes. */
+static size_t walk_array(jp *w, const relic_jt_struct *t, const uint8_t *p, size_t count, const void *root, int depth)
+{
+    _Alignas(16) uint8_t scratch[RELIC_JT_SCRATCH];
+    size_t off = 0;
+    if (t->size > sizeof scratch) { /* relic-gen prints no such struct by walking; refuse, never overflow */
+        jp_sync(w);
+        w->o->failed = 1;
+        return 0;
+    }
+    JP_PUTS(w, "[");
+    for (size_t k = 0; k < count; k++) {
+        if (k) JP_PUTS(w, ",\n");
+        else JP_PUTS(w, "\n");
+        jp_indent(w, depth + 1);
+        memset(scratch, 0, t->size < sizeof scratch ? t->size : sizeof scratch);
+        off += walk_struct(w, t, p + off, scratch, root, depth + 1);
+    }
+    if (count) {
+        JP_PUTS(w, "\n");
+        jp_indent(w, depth);
+    }
+    JP_PUTS(w, "]");
+    return off;
+}
+
+/* Struct t whose validated bytes start at p, each member after the one
+ * before it: printed at depth, its scalars loaded into its model m (zeroed,
+ * t->size bytes) as the conditions and counts of later members need them.
+ * Returns its size in bytes. */
+static size_t walk_struct(jp *w, const relic_jt_struct *t, const uint8_t *p, uint8_t *m, const void *root, int depth)
+{
+    if (t->fixed) {
+        load_scalars(t, p, m);
+        print_struct(w, t, p, 1, root, depth);
+        return t->fsize;
+    }
+    size_t off = 0;
+    int first = 1;
+    if (t->tuple) JP_PUTS(w, "[");
+    else open_object(w, t, depth);
+    if (t->format) first = 0;
+    for (size_t i = 0; i < t->nfields; i++) {
+        const relic_jt_field *f = &t->fields[i];
+        if (t->has && !t->has(m, root, i)) continue;
+        if (t->tuple) {
+            if (!first) JP_PUTS(w, ", ");
+        } else {
+            print_name(w, t, f, first, depth);
+        }
+        first = 0;
+        const uint8_t *q = p + off;
+        uint8_t *d = m + f->offset;
+        const size_t per = f->n ? f->n : 1;
+        if (f->flags & RELIC_JT_COUNTED) { /* its count from the members before it */
+            const int64_t c = t->count ? t->count(m, root, i) : 0;
+            const size_t n = c > 0 ? (size_t)c : 0;
+            memcpy(m + f->count_off, &n, sizeof n);
+            if (f->kind == RELIC_JT_STRUCT && !f->sub->fixed) {
+                off += walk_array(w, f->sub, q, n, root, depth + 1);
+                continue;
+            }
+            print_member(w, f, q, n, 1, root, depth);
+            const size_t es = f->kind == RELIC_JT_STRUCT ? f->sub->fsize : f->size;
+            off += n * per * es;
+            continue;
+        }
+        if (f->kind == RELIC_JT_STRUCT) {
+            if (f->n) { /* a fixed array of structs */
+                if (!f->sub->fixed) {
+                    off += walk_array(w, f->sub, q, f->n, root, depth + 1);
+                } else {
+                    for (size_t k = 0; k < f->n; k++) load_scalars(f->sub, q + k * f->sub->fsize, d + k * f->sub->size);
+                    print_member(w, f, q, 0, 1, root, depth);
+                    off += f->n * f->sub->fsize;
+                }
+                continue;
+            }
+            off += walk_struct(w, f->sub, q, d, root, depth + 1);
+            continue;
+        }
+        /* numbers, fixed strings and bytes: print them, keep them for later members */
+        relic_jt_field one = *f;
+        one.pos = 0;
+        const relic_jt_struct just_f = {&one, 1, t->size, t->align, 0, NULL, NULL, 0, 0, NULL, 1};
+        load_scalars(&just_f, q, m);
+        if (t->tuple) {
+            for (size_t k = 0; k < per; k++) {
+                if (k) JP_PUTS(w, ", ");
+                print_number(w, f, q + k * f->size, 1);
+            }
+        } else {
+            print_member(w, f, q, 0, 1, root, depth);
+        }
+        off += per * f->size;
+    }
+    if (t->tuple) JP_PUTS(w, "]");
+    else close_object(w, depth);
+    return off;
+}
+
 relic_status relic_jt_print_view_doc(const relic_jt_struct *t, const void *view, relic_buf *out, relic_error *err)
 {
     /* the root's scalars come decoded in the view; its other members are
@@ -556,6 +691,19 @@ relic_status relic_jt_print_view_doc(const relic_jt_struct *t, const void *view,
         size_t count = 0;
         memcpy(&p, v + f->view_off, sizeof p);
         if (f->view_count_off != RELIC_JT_NOPOS) memcpy(&count, v + f->view_count_off, sizeof count);
+        if (f->kind == RELIC_JT_STRUCT && !f->sub->fixed) { /* elements of varying size: walk them */
+            if (f->flags & RELIC_JT_COUNTED) {
+                walk_array(&w, f->sub, p, count, values, 1);
+            } else if (f->n) {
+                walk_array(&w, f->sub, p, f->n, values, 1);
+            } else {
+                _Alignas(16) uint8_t scratch[RELIC_JT_SCRATCH];
+                memset(scratch, 0, sizeof scratch);
+                if (f->sub->size <= sizeof scratch) walk_struct(&w, f->sub, p, scratch, values, 1);
+                else out->failed = 1; /* relic-gen prints no such struct by walking */
+            }
+            continue;
+        }
         print_member(&w, f, p, count, 1, values, 0);
     }
     close_object(&w, 0);

@@ -61,8 +61,9 @@ typedef struct relic_jt_field {
 /** One struct: its members, its C size and alignment, whether it prints as
  *  an array (tuple), the format name printed first (root only), which
  *  members a branch of the schema holds (has; NULL when all are present),
- *  its byte size in the file (fsize; 0 when it varies) and, for the root,
- *  where the view keeps the decoded root scalars (view_values). */
+ *  its byte size in the file (fsize; 0 when it varies), for the root,
+ *  where the view keeps the decoded root scalars (view_values), and for a
+ *  struct printed by walking its bytes, the counts of its counted members. */
 struct relic_jt_struct {
     const relic_jt_field *fields;
     uint32_t nfields;
@@ -72,7 +73,15 @@ struct relic_jt_struct {
     int (*has)(const void *m, const void *root, size_t field);
     uint32_t fsize;
     uint32_t view_values;
+    /* the element count of counted member `field`, from the members before
+     * it (m) and the root's scalars (root); NULL when none is counted */
+    int64_t (*count)(const void *m, const void *root, size_t field);
+    int fixed; /* printable from its bytes as they lie: fixed layout, no branches */
 };
+
+/** Scratch bytes of the printer for the model of a struct whose place of each
+ *  member it finds by walking (relic-gen checks that its model fits). */
+#define RELIC_JT_SCRATCH 4096
 
 /** Read JSON value obj into model m (zeroed by the caller; root the whole model
  *  being read), arrays from r->arena. Errors name the JSON path. */
@@ -82,7 +91,7 @@ relic_status relic_jt_read(relic_jr *r, const relic_jt_struct *t, const relic_jv
  *  out could not grow. */
 relic_status relic_jt_print_doc(const relic_jt_struct *t, const void *m, relic_buf *out, relic_error *err);
 /** The whole document from a validated view (the generated relic_F_view of
- *  the root t, every nested struct of fixed size in the file): the same text
+ *  the root t): the same text
  *  as relic_jt_print_doc of its decoded model, read straight from the bytes
  *  the view points into, with no copy. RELIC_E_NOMEM when out could not grow. */
 relic_status relic_jt_print_view_doc(const relic_jt_struct *t, const void *view, relic_buf *out, relic_error *err);

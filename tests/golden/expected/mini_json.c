@@ -3,6 +3,7 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "mini.h"
 
@@ -10,7 +11,7 @@ static const relic_jt_field point_fields[] = {
     { "x", offsetof(relic_mini_point, x), RELIC_JT_INT, 2, 1, 0, 0, 0, 0, NULL, NULL, NULL, 0, 1, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
     { "y", offsetof(relic_mini_point, y), RELIC_JT_INT, 2, 1, 0, 0, 0, 0, NULL, NULL, NULL, 2, 1, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct point_json = { point_fields, 2, sizeof(relic_mini_point), _Alignof(relic_mini_point), 1, NULL, NULL, 4, 0 };
+static const relic_jt_struct point_json = { point_fields, 2, sizeof(relic_mini_point), _Alignof(relic_mini_point), 1, NULL, NULL, 4, 0, NULL, 1 };
 
 static const relic_jt_field header_fields[] = {
     { "magic", offsetof(relic_mini_header, magic), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
@@ -27,7 +28,7 @@ static const relic_jt_field header_fields[] = {
     { "pair_count", offsetof(relic_mini_header, pair_count), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, 38, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
     { "table_offset", offsetof(relic_mini_header, table_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 40, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
 };
-static const relic_jt_struct header_json = { header_fields, 13, sizeof(relic_mini_header), _Alignof(relic_mini_header), 0, NULL, NULL, 44, 0 };
+static const relic_jt_struct header_json = { header_fields, 13, sizeof(relic_mini_header), _Alignof(relic_mini_header), 0, NULL, NULL, 44, 0, NULL, 1 };
 
 static int record_json_has(const void *mv, const void *rv, size_t field)
 {
@@ -45,6 +46,19 @@ static int record_json_has(const void *mv, const void *rv, size_t field)
     case 15: return (((int64_t)(((int64_t)m->has_color) != INT64_C(0))));
     case 16: return !(((int64_t)(((int64_t)m->has_color) != INT64_C(0))));
     default: return 1;
+    }
+}
+
+static int64_t record_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_mini_record *m = mv;
+    (void)rv;
+    switch (field) {
+    case 2: return ((int64_t)m->name_len);
+    case 8: return ((int64_t)m->text_len);
+    case 11: return ((int64_t)m->packed_len);
+    case 13: return ((int64_t)m->blob_len);
+    default: return 0;
     }
 }
 
@@ -67,7 +81,19 @@ static const relic_jt_field record_fields[] = {
     { "color", offsetof(relic_mini_record, color), RELIC_JT_ENUM, 2, 0, 0, 0, 0, 0, NULL, relic_mini_color_name, relic_mini_color_from_name, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
     { "gray", offsetof(relic_mini_record, gray), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
 };
-static const relic_jt_struct record_json = { record_fields, 17, sizeof(relic_mini_record), _Alignof(relic_mini_record), 0, NULL, record_json_has, 0, 0 };
+static const relic_jt_struct record_json = { record_fields, 17, sizeof(relic_mini_record), _Alignof(relic_mini_record), 0, NULL, record_json_has, 0, 0, record_json_count, 0 };
+
+static int64_t mini_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_mini_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return relic_gen_mul(((int64_t)m->header.pair_count), INT64_C(2));
+    case 2: return ((int64_t)m->header.table_count);
+    case 3: return ((int64_t)m->header.record_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field mini_fields[] = {
     { "header", offsetof(relic_mini_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_mini_view, header), RELIC_JT_NOPOS, 6 },
@@ -75,7 +101,7 @@ static const relic_jt_field mini_fields[] = {
     { "table", offsetof(relic_mini_file, table), RELIC_JT_INT, 2, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_file, table_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_mini_view, table), offsetof(relic_mini_view, table_count), 5 },
     { "records", offsetof(relic_mini_file, records), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_file, records_count), &record_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_mini_view, records), offsetof(relic_mini_view, records_count), 7 },
 };
-static const relic_jt_struct mini_json = { mini_fields, 4, sizeof(relic_mini_file), _Alignof(relic_mini_file), 0, "mini", NULL, 0, offsetof(relic_mini_view, values) };
+static const relic_jt_struct mini_json = { mini_fields, 4, sizeof(relic_mini_file), _Alignof(relic_mini_file), 0, "mini", NULL, 0, offsetof(relic_mini_view, values), mini_json_count, 0 };
 
 relic_status relic_mini_json_print(const relic_mini_file *m, relic_buf *out, relic_error *err)
 {
