@@ -320,6 +320,8 @@ bench: deps
 	$(BENCH_ENV) sh tests/bench/audio_memory.sh
 	@$(MAKE) --no-print-directory all $(BUILD)/bench/bench_bwm $(BUILD)/bench/bench_lzss $(BUILD)/bench/bench_audio $(BUILD)/bench/bench_gff $(BUILD)/bench/bench_trn $(BUILD)/bench/bench_grf $(BUILD)/bench/bench_mutate $(BUILD)/bench/bench_wtd $(BUILD)/bench/bench_tpm
 	$(BENCH_ENV) $(BUILD)/bench/bench_bwm
+	@$(MAKE) --no-print-directory $(BUILD)/bench/bench_float_text
+	$(BENCH_ENV) $(BUILD)/bench/bench_float_text
 	$(BUILD)/bench/bench_lzss
 	$(BENCH_ENV) $(BUILD)/bench/bench_audio
 	$(BENCH_ENV) $(BUILD)/bench/bench_gff

@@ -71,6 +71,8 @@ int em_struct_memcpy(const gen_struct *st);
 /* Whether st is root or reached from it through member types (a codec
  * target is not: the model holds its encoded bytes). */
 int em_reachable(const gen_struct *root, const gen_struct *st);
+/* Whether the format's JSON can be printed from its validated view (emit_json.c). */
+int em_json_view_printable(const gen_struct *root);
 
 /* python/relic/_gen/<family>_<format>.py: enums, dtypes and member lists for
  * the Python package (gen/emit_python.c); and the package index of them. */

@@ -100,7 +100,112 @@ static void emit_row(gen_schema *s, gen_out *o, const gen_struct *st, const gen_
     else out_puts(o, ", NULL");
     if (!strcmp(kind, "ENUM")) out_printf(o, ", %s_%s_name, %s_%s_from_name", P, f->etype->name, P, f->etype->name);
     else out_puts(o, ", NULL, NULL");
-    out_puts(o, " },\n");
+    /* where it is in the file, for printing from the view: its place in the
+     * struct, its byte order, and for a root member the view holds by pointer,
+     * that pointer and its count */
+    if (f->fixed_offset >= 0 && !st->is_root) out_printf(o, ", %lld", (long long)f->fixed_offset);
+    else out_puts(o, ", RELIC_JT_NOPOS");
+    out_printf(o, ", %d", f->endian == EN_BIG);
+    if (st->is_root && !(em_is_scalar(f) && !f->stype)) {
+        out_printf(o, ", offsetof(%s_view, %s)", P, f->name);
+        if (!em_is_scalar(f)) out_printf(o, ", offsetof(%s_view, %s_count)", P, f->name);
+        else out_puts(o, ", RELIC_JT_NOPOS");
+    } else {
+        out_puts(o, ", RELIC_JT_NOPOS, RELIC_JT_NOPOS");
+    }
+    out_printf(o, ", %d },\n", (int)strlen(f->name));
+}
+
+/* Can struct st be printed straight from its bytes: a fixed size, every
+ * member at a constant place, no branches, and the same for its members' types. */
+static int bytes_printable(const gen_struct *st)
+{
+    if (st->fixed_size < 0) return 0;
+    gen_field *fs[512];
+    int nf = em_fields(st, fs, 512);
+    for (int i = 0; i < st->nmembers; i++)
+        if (st->members[i].kind != M_FIELD && st->members[i].kind != M_CHECK) return 0;
+    for (int k = 0; k < nf; k++) {
+        if (fs[k]->fixed_offset < 0 || fs[k]->count || fs[k]->count_rest) return 0;
+        if (fs[k]->stype && !bytes_printable(fs[k]->stype)) return 0;
+    }
+    return 1;
+}
+
+/* An upper bound of the model struct's size in bytes (members padded to 8,
+ * a counted member a pointer and a count): the printer's scratch for a
+ * struct it walks must hold it (RELIC_JT_SCRATCH in relic_json_table.h). */
+static int64_t model_bound(const gen_struct *st)
+{
+    gen_field *fs[512];
+    int nf = em_fields(st, fs, 512);
+    int64_t n = 0;
+    for (int k = 0; k < nf; k++) {
+        const gen_field *f = fs[k];
+        int64_t per = f->stype ? model_bound(f->stype) : gen_prim_size(f->prim);
+        if (f->count || f->count_rest) n += 16;
+        else n += per * (f->ndims ? em_fixed_elems(f) : 1) + 8;
+    }
+    return n + 16;
+}
+
+/* Can struct st be printed by walking its bytes in order: each member's
+ * place follows from the ones before it (counts from earlier members, no
+ * `[..]` to the end of a region, no hand-written hook), its model fits the
+ * walker's scratch, and the same for its members' types. */
+static int walk_printable(const gen_struct *st)
+{
+    if (bytes_printable(st)) return 1;
+    if (model_bound(st) > 4096) return 0;
+    gen_field *fs[512];
+    int nf = em_fields(st, fs, 512);
+    for (int k = 0; k < nf; k++) {
+        const gen_field *f = fs[k];
+        if (f->count_rest || f->hook || f->at) return 0;
+        if (f->stype && !walk_printable(f->stype)) return 0;
+    }
+    return 1;
+}
+
+/* Can the format be printed from its view: every root member that the view
+ * holds by pointer is bytes, numbers or structs printable from their bytes. */
+int em_json_view_printable(const gen_struct *root)
+{
+    gen_field *fs[512];
+    int nf = em_fields(root, fs, 512);
+    for (int k = 0; k < nf; k++) {
+        const gen_field *f = fs[k];
+        if (em_is_scalar(f) && !f->stype) continue;
+        if (f->stype && !walk_printable(f->stype)) return 0;
+        if (!f->stype && em_elem_size(f) < 0) return 0;
+    }
+    return 1;
+}
+
+/* The element counts of st's counted members, as functions of the members
+ * before them (m) and the root's scalars (root): "case i: return (...);". */
+static int emit_counts(gen_schema *s, gen_out *o, const gen_struct *st)
+{
+    const char *P = em_prefix(s);
+    gen_field *fs[512];
+    int nf = em_fields(st, fs, 512);
+    gen_out cases = {0};
+    for (int k = 0; k < nf; k++) {
+        if (!fs[k]->count) continue;
+        gen_out c = {0};
+        em_expr(&c, fs[k]->count, "m->", "root->", "0");
+        out_printf(&cases, "    case %d: return %s;\n", k, c.data);
+        free(c.data);
+    }
+    if (!cases.size) return 0;
+    out_printf(o, "static int64_t %s_json_count(const void *mv, const void *rv, size_t field)\n{\n    const %s_%s *m = mv;\n",
+               st->name, P, st->name);
+    if (strstr(cases.data, "root->")) out_printf(o, "    const %s_%s *root = rv;\n", P, s->format.root->name);
+    else out_puts(o, "    (void)rv;\n");
+    if (!strstr(cases.data, "m->")) out_puts(o, "    (void)m;\n");
+    out_printf(o, "    switch (field) {\n%s    default: return 0;\n    }\n}\n\n", cases.data);
+    free(cases.data);
+    return 1;
 }
 
 void emit_json(gen_schema *s, gen_out *o)
@@ -119,7 +224,7 @@ void emit_json(gen_schema *s, gen_out *o)
                   " * JSON field tables of the %s format: one row per member, printed and read by\n"
                   " * runtime/json/gen_json.c. */\n",
                s->file, s->format.name);
-    out_printf(o, "#include <stddef.h>\n\n#include \"relic_json_table.h\"\n#include \"%s.h\"\n\n", s->format.name);
+    out_printf(o, "#include <stddef.h>\n\n#include \"relic_gen.h\"\n#include \"relic_json_table.h\"\n#include \"%s.h\"\n\n", s->format.name);
     int any = 0;
     for (int i = 0; i < n; i++)
         if (proto[i]) {
@@ -144,6 +249,7 @@ void emit_json(gen_schema *s, gen_out *o)
         }
         int has = cases.size > 0;
         free(cases.data);
+        int counts = emit_counts(s, o, st);
         if (nf) {
             out_printf(o, "static const relic_jt_field %s_fields[] = {\n", st->name);
             for (int k = 0; k < nf; k++) emit_row(s, o, st, fs[k]);
@@ -156,10 +262,19 @@ void emit_json(gen_schema *s, gen_out *o)
         else snprintf(fmt, sizeof fmt, "NULL");
         if (has) snprintf(hasfn, sizeof hasfn, "%s_json_has", st->name);
         else snprintf(hasfn, sizeof hasfn, "NULL");
-        out_printf(o, "static const relic_jt_struct %s_json = { %s, %d, sizeof(%s_%s), _Alignof(%s_%s), %d, %s, %s };\n\n",
-                   st->name, fields, nf, P, st->name, P, st->name, st->tuple, fmt, hasfn);
+        char values[160];
+        if (st->is_root) snprintf(values, sizeof values, "offsetof(%s_view, values)", P);
+        else snprintf(values, sizeof values, "0");
+        char countfn[160];
+        if (counts) snprintf(countfn, sizeof countfn, "%s_json_count", st->name);
+        else snprintf(countfn, sizeof countfn, "NULL");
+        out_printf(o, "static const relic_jt_struct %s_json = { %s, %d, sizeof(%s_%s), _Alignof(%s_%s), %d, %s, %s, %lld, %s, %s, %d };\n\n",
+                   st->name, fields, nf, P, st->name, P, st->name, st->tuple, fmt, hasfn,
+                   (long long)(st->fixed_size > 0 ? st->fixed_size : 0), values, countfn, bytes_printable(st));
     }
     out_printf(o, "relic_status %s_json_print(const %s_%s *m, relic_buf *out, relic_error *err)\n{\n    return relic_jt_print_doc(&%s_json, m, out, err);\n}\n\n", P, P, R, R);
+    if (em_json_view_printable(s->format.root))
+        out_printf(o, "relic_status %s_json_print_view(const %s_view *v, relic_buf *out, relic_error *err)\n{\n    return relic_jt_print_view_doc(&%s_json, v, out, err);\n}\n\n", P, P, R);
     out_printf(o, "relic_status %s_json_read(const char *text, size_t len, relic_arena *a, %s_%s *out, relic_error *err)\n{\n    return relic_jt_read_doc(&%s_json, text, len, a, out, err);\n}\n", P, P, R, R);
 }
 
@@ -174,5 +289,9 @@ void emit_json_ops(gen_schema *s, gen_out *o)
     out_printf(o, "\n/* ---- the format's descriptor (relic_schema_ops.h) ---- */\n\n#include \"relic_schema_ops.h\"\n\n");
     out_printf(o, "static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return %s_json_print(model, out, err); }\n", P);
     out_printf(o, "static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return %s_json_read(text, size, a, model, err); }\n\n", P);
-    out_printf(o, "const relic_schema_ops %s_schema_ops = { &%s_ops, json_print_any, json_read_any };\n", P, P);
+    if (em_json_view_printable(s->format.root)) {
+        out_printf(o, "static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return %s_json_print_view(view, out, err); }\n\n", P);
+        out_printf(o, "const relic_schema_ops %s_schema_ops = { &%s_ops, json_print_any, json_read_any, json_print_view_any };\n", P, P);
+    } else
+        out_printf(o, "const relic_schema_ops %s_schema_ops = { &%s_ops, json_print_any, json_read_any, NULL };\n", P, P);
 }

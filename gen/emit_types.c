@@ -355,6 +355,13 @@ void emit_header(gen_schema *s, gen_out *o)
                " *  derived fields are printed for reference and ignored when read back). */\n"
                "relic_status %s_json_print(const %s_%s *m, relic_buf *out, relic_error *err);\n\n",
                P, P, R);
+    if (em_json_view_printable(s->format.root))
+        out_printf(o,
+                   "/** The same JSON text as %s_json_print of the decoded model, printed straight\n"
+                   " *  from the validated view v (zero-copy: nothing decoded or allocated; out grows\n"
+                   " *  as its kind allows). Errors: RELIC_E_NOMEM when out cannot grow. */\n"
+                   "relic_status %s_json_print_view(const %s_view *v, relic_buf *out, relic_error *err);\n\n",
+                   P, P, P);
     out_printf(o,
                "/** Parse the JSON form (as %s_json_print writes it) into a model in arena a.\n"
                " *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values\n"

@@ -102,12 +102,59 @@ static void test_random_bit_patterns_round_trip_shortest(void **state)
     }
 }
 
+/* The integer fast path prints what the double+strtof path printed before it
+ * (the text of every JSON dump), here on a sample of each binade; make bench
+ * (bench_float_text) checks every float. */
+static void test_fast_path_prints_as_the_slow_path(void **state)
+{
+    (void)state;
+    uint64_t s = 0x9E3779B97F4A7C15ull;
+    long checked = 0;
+    for (uint32_t bexp = 0; bexp < 255; bexp++)
+        for (int k = 0; k < 4000; k++) {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            /* the binade's edges (powers of two, the neighbours of powers of ten) and random mantissas */
+            uint32_t frac = k < 4 ? (uint32_t)(k < 2 ? k : 0x7FFFFF - (k - 2)) : (uint32_t)s & 0x7FFFFF;
+            uint32_t bits = (uint32_t)(s >> 40 & 1) << 31 | bexp << 23 | frac;
+            float v;
+            memcpy(&v, &bits, sizeof v);
+            char fast[48], slow[48];
+            relic_f32_shortest(v, fast);
+            relic_f32_shortest_slow(v, slow);
+            if (strcmp(fast, slow) != 0) fail_msg("%a (bits %08x): fast path \"%s\", slow path \"%s\"", (double)v, bits, fast, slow);
+            checked++;
+        }
+    /* the floats nearest each power of ten, where the decimal exponent changes */
+    for (int e = -45; e <= 38; e++) {
+        char t[16];
+        snprintf(t, sizeof t, "1e%d", e);
+        float p = strtof(t, NULL);
+        uint32_t bits;
+        memcpy(&bits, &p, sizeof bits);
+        for (int d = -3; d <= 3; d++) {
+            uint32_t b = bits + (uint32_t)d;
+            float v;
+            memcpy(&v, &b, sizeof v);
+            if (!isfinite(v)) continue;
+            char fast[48], slow[48];
+            relic_f32_shortest(v, fast);
+            relic_f32_shortest_slow(v, slow);
+            if (strcmp(fast, slow) != 0) fail_msg("%a (bits %08x): fast path \"%s\", slow path \"%s\"", (double)v, b, fast, slow);
+            checked++;
+        }
+    }
+    assert_true(checked > 1000000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_values_print_as_people_write_them),
         cmocka_unit_test(test_extremes_round_trip),
         cmocka_unit_test(test_random_bit_patterns_round_trip_shortest),
+        cmocka_unit_test(test_fast_path_prints_as_the_slow_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

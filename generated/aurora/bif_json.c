@@ -3,35 +3,51 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "bif.h"
 
 static const relic_jt_field header_fields[] = {
-    { "file_type", offsetof(relic_bif_header, file_type), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL },
-    { "file_version", offsetof(relic_bif_header, file_version), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL },
-    { "variable_resource_count", offsetof(relic_bif_header, variable_resource_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "fixed_resource_count", offsetof(relic_bif_header, fixed_resource_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "variable_table_offset", offsetof(relic_bif_header, variable_table_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "file_type", offsetof(relic_bif_header, file_type), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "file_version", offsetof(relic_bif_header, file_version), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "variable_resource_count", offsetof(relic_bif_header, variable_resource_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 23 },
+    { "fixed_resource_count", offsetof(relic_bif_header, fixed_resource_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 20 },
+    { "variable_table_offset", offsetof(relic_bif_header, variable_table_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 21 },
 };
-static const relic_jt_struct header_json = { header_fields, 5, sizeof(relic_bif_header), _Alignof(relic_bif_header), 0, NULL, NULL };
+static const relic_jt_struct header_json = { header_fields, 5, sizeof(relic_bif_header), _Alignof(relic_bif_header), 0, NULL, NULL, 20, 0, NULL, 1 };
 
 static const relic_jt_field variable_resource_fields[] = {
-    { "id", offsetof(relic_bif_variable_resource, id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "offset", offsetof(relic_bif_variable_resource, offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "file_size", offsetof(relic_bif_variable_resource, file_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "res_type", offsetof(relic_bif_variable_resource, res_type), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "id", offsetof(relic_bif_variable_resource, id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 2 },
+    { "offset", offsetof(relic_bif_variable_resource, offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "file_size", offsetof(relic_bif_variable_resource, file_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "res_type", offsetof(relic_bif_variable_resource, res_type), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
 };
-static const relic_jt_struct variable_resource_json = { variable_resource_fields, 4, sizeof(relic_bif_variable_resource), _Alignof(relic_bif_variable_resource), 0, NULL, NULL };
+static const relic_jt_struct variable_resource_json = { variable_resource_fields, 4, sizeof(relic_bif_variable_resource), _Alignof(relic_bif_variable_resource), 0, NULL, NULL, 16, 0, NULL, 1 };
+
+static int64_t bif_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_bif_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return ((int64_t)m->header.variable_resource_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field bif_fields[] = {
-    { "header", offsetof(relic_bif_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "variable_resources", offsetof(relic_bif_file, variable_resources), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bif_file, variable_resources_count), &variable_resource_json, NULL, NULL },
+    { "header", offsetof(relic_bif_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bif_view, header), RELIC_JT_NOPOS, 6 },
+    { "variable_resources", offsetof(relic_bif_file, variable_resources), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bif_file, variable_resources_count), &variable_resource_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bif_view, variable_resources), offsetof(relic_bif_view, variable_resources_count), 18 },
 };
-static const relic_jt_struct bif_json = { bif_fields, 2, sizeof(relic_bif_file), _Alignof(relic_bif_file), 0, "bif", NULL };
+static const relic_jt_struct bif_json = { bif_fields, 2, sizeof(relic_bif_file), _Alignof(relic_bif_file), 0, "bif", NULL, 20, offsetof(relic_bif_view, values), bif_json_count, 0 };
 
 relic_status relic_bif_json_print(const relic_bif_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&bif_json, m, out, err);
+}
+
+relic_status relic_bif_json_print_view(const relic_bif_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&bif_json, v, out, err);
 }
 
 relic_status relic_bif_json_read(const char *text, size_t len, relic_arena *a, relic_bif_file *out, relic_error *err)
@@ -46,4 +62,6 @@ relic_status relic_bif_json_read(const char *text, size_t len, relic_arena *a, r
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_bif_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_bif_json_read(text, size, a, model, err); }
 
-const relic_schema_ops relic_bif_schema_ops = { &relic_bif_ops, json_print_any, json_read_any };
+static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_bif_json_print_view(view, out, err); }
+
+const relic_schema_ops relic_bif_schema_ops = { &relic_bif_ops, json_print_any, json_read_any, json_print_view_any };

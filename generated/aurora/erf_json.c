@@ -3,57 +3,96 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "erf.h"
 
 static const relic_jt_field header_fields[] = {
-    { "file_type", offsetof(relic_erf_header, file_type), RELIC_JT_CHAR, 1, 0, 0, 4, 4, 0, NULL, NULL, NULL },
-    { "file_version", offsetof(relic_erf_header, file_version), RELIC_JT_ENUM, 4, 0, 0, 0, 0, 0, NULL, relic_erf_version_name, relic_erf_version_from_name },
-    { "language_count", offsetof(relic_erf_header, language_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "localized_string_size", offsetof(relic_erf_header, localized_string_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "entry_count", offsetof(relic_erf_header, entry_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "offset_to_localized_string", offsetof(relic_erf_header, offset_to_localized_string), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "offset_to_key_list", offsetof(relic_erf_header, offset_to_key_list), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "offset_to_resource_list", offsetof(relic_erf_header, offset_to_resource_list), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "build_year", offsetof(relic_erf_header, build_year), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "build_day", offsetof(relic_erf_header, build_day), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "description_str_ref", offsetof(relic_erf_header, description_str_ref), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "reserved", offsetof(relic_erf_header, reserved), RELIC_JT_BYTES, 1, 0, 0, 116, 116, 0, NULL, NULL, NULL },
+    { "file_type", offsetof(relic_erf_header, file_type), RELIC_JT_CHAR, 1, 0, 0, 4, 4, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "file_version", offsetof(relic_erf_header, file_version), RELIC_JT_ENUM, 4, 0, 0, 0, 0, 0, NULL, relic_erf_version_name, relic_erf_version_from_name, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "language_count", offsetof(relic_erf_header, language_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
+    { "localized_string_size", offsetof(relic_erf_header, localized_string_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 21 },
+    { "entry_count", offsetof(relic_erf_header, entry_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "offset_to_localized_string", offsetof(relic_erf_header, offset_to_localized_string), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 26 },
+    { "offset_to_key_list", offsetof(relic_erf_header, offset_to_key_list), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 18 },
+    { "offset_to_resource_list", offsetof(relic_erf_header, offset_to_resource_list), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 28, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 23 },
+    { "build_year", offsetof(relic_erf_header, build_year), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "build_day", offsetof(relic_erf_header, build_day), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 36, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "description_str_ref", offsetof(relic_erf_header, description_str_ref), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 40, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 19 },
+    { "reserved", offsetof(relic_erf_header, reserved), RELIC_JT_BYTES, 1, 0, 0, 116, 116, 0, NULL, NULL, NULL, 44, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
 };
-static const relic_jt_struct header_json = { header_fields, 12, sizeof(relic_erf_header), _Alignof(relic_erf_header), 0, NULL, NULL };
+static const relic_jt_struct header_json = { header_fields, 12, sizeof(relic_erf_header), _Alignof(relic_erf_header), 0, NULL, NULL, 160, 0, NULL, 1 };
+
+static int64_t localized_string_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_erf_localized_string *m = mv;
+    (void)rv;
+    switch (field) {
+    case 2: return ((int64_t)m->string_size);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field localized_string_fields[] = {
-    { "language_id", offsetof(relic_erf_localized_string, language_id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "string_size", offsetof(relic_erf_localized_string, string_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "text", offsetof(relic_erf_localized_string, text), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_erf_localized_string, text_count), NULL, NULL, NULL },
+    { "language_id", offsetof(relic_erf_localized_string, language_id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "string_size", offsetof(relic_erf_localized_string, string_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "text", offsetof(relic_erf_localized_string, text), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_erf_localized_string, text_count), NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
 };
-static const relic_jt_struct localized_string_json = { localized_string_fields, 3, sizeof(relic_erf_localized_string), _Alignof(relic_erf_localized_string), 0, NULL, NULL };
+static const relic_jt_struct localized_string_json = { localized_string_fields, 3, sizeof(relic_erf_localized_string), _Alignof(relic_erf_localized_string), 0, NULL, NULL, 0, 0, localized_string_json_count, 0 };
+
+static int64_t key_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_erf_key *m = mv;
+    const relic_erf_file *root = rv;
+    (void)m;
+    switch (field) {
+    case 0: return relic_gen_add(INT64_C(16), relic_gen_mul(INT64_C(16), ((int64_t)(((int64_t)root->header.file_version) == INT64_C(825110870)))));
+    default: return 0;
+    }
+}
 
 static const relic_jt_field key_fields[] = {
-    { "resref", offsetof(relic_erf_key, resref), RELIC_JT_CHAR, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_erf_key, resref_count), NULL, NULL, NULL },
-    { "res_id", offsetof(relic_erf_key, res_id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "res_type", offsetof(relic_erf_key, res_type), RELIC_JT_ENUM, 2, 0, 0, 0, 0, 0, NULL, relic_erf_resource_type_name, relic_erf_resource_type_from_name },
-    { "unused", offsetof(relic_erf_key, unused), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "resref", offsetof(relic_erf_key, resref), RELIC_JT_CHAR, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_erf_key, resref_count), NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "res_id", offsetof(relic_erf_key, res_id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "res_type", offsetof(relic_erf_key, res_type), RELIC_JT_ENUM, 2, 0, 0, 0, 0, 0, NULL, relic_erf_resource_type_name, relic_erf_resource_type_from_name, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "unused", offsetof(relic_erf_key, unused), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
 };
-static const relic_jt_struct key_json = { key_fields, 4, sizeof(relic_erf_key), _Alignof(relic_erf_key), 0, NULL, NULL };
+static const relic_jt_struct key_json = { key_fields, 4, sizeof(relic_erf_key), _Alignof(relic_erf_key), 0, NULL, NULL, 0, 0, key_json_count, 0 };
 
 static const relic_jt_field resource_fields[] = {
-    { "offset_to_resource", offsetof(relic_erf_resource, offset_to_resource), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "resource_size", offsetof(relic_erf_resource, resource_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "offset_to_resource", offsetof(relic_erf_resource, offset_to_resource), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 18 },
+    { "resource_size", offsetof(relic_erf_resource, resource_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
 };
-static const relic_jt_struct resource_json = { resource_fields, 2, sizeof(relic_erf_resource), _Alignof(relic_erf_resource), 0, NULL, NULL };
+static const relic_jt_struct resource_json = { resource_fields, 2, sizeof(relic_erf_resource), _Alignof(relic_erf_resource), 0, NULL, NULL, 8, 0, NULL, 1 };
+
+static int64_t erf_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_erf_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return ((int64_t)m->header.language_count);
+    case 2: return ((int64_t)m->header.entry_count);
+    case 3: return ((int64_t)m->header.entry_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field erf_fields[] = {
-    { "header", offsetof(relic_erf_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "localized_strings", offsetof(relic_erf_file, localized_strings), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_erf_file, localized_strings_count), &localized_string_json, NULL, NULL },
-    { "keys", offsetof(relic_erf_file, keys), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_erf_file, keys_count), &key_json, NULL, NULL },
-    { "resources", offsetof(relic_erf_file, resources), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_erf_file, resources_count), &resource_json, NULL, NULL },
+    { "header", offsetof(relic_erf_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_erf_view, header), RELIC_JT_NOPOS, 6 },
+    { "localized_strings", offsetof(relic_erf_file, localized_strings), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_erf_file, localized_strings_count), &localized_string_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_erf_view, localized_strings), offsetof(relic_erf_view, localized_strings_count), 17 },
+    { "keys", offsetof(relic_erf_file, keys), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_erf_file, keys_count), &key_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_erf_view, keys), offsetof(relic_erf_view, keys_count), 4 },
+    { "resources", offsetof(relic_erf_file, resources), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_erf_file, resources_count), &resource_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_erf_view, resources), offsetof(relic_erf_view, resources_count), 9 },
 };
-static const relic_jt_struct erf_json = { erf_fields, 4, sizeof(relic_erf_file), _Alignof(relic_erf_file), 0, "erf", NULL };
+static const relic_jt_struct erf_json = { erf_fields, 4, sizeof(relic_erf_file), _Alignof(relic_erf_file), 0, "erf", NULL, 160, offsetof(relic_erf_view, values), erf_json_count, 0 };
 
 relic_status relic_erf_json_print(const relic_erf_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&erf_json, m, out, err);
+}
+
+relic_status relic_erf_json_print_view(const relic_erf_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&erf_json, v, out, err);
 }
 
 relic_status relic_erf_json_read(const char *text, size_t len, relic_arena *a, relic_erf_file *out, relic_error *err)
@@ -68,4 +107,6 @@ relic_status relic_erf_json_read(const char *text, size_t len, relic_arena *a, r
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_erf_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_erf_json_read(text, size, a, model, err); }
 
-const relic_schema_ops relic_erf_schema_ops = { &relic_erf_ops, json_print_any, json_read_any };
+static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_erf_json_print_view(view, out, err); }
+
+const relic_schema_ops relic_erf_schema_ops = { &relic_erf_ops, json_print_any, json_read_any, json_print_view_any };

@@ -3,60 +3,81 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "gff.h"
 
 static const relic_jt_field header_fields[] = {
-    { "file_type", offsetof(relic_gff_header, file_type), RELIC_JT_CHAR, 1, 0, 0, 4, 4, 0, NULL, NULL, NULL },
-    { "file_version", offsetof(relic_gff_header, file_version), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL },
-    { "struct_offset", offsetof(relic_gff_header, struct_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "struct_count", offsetof(relic_gff_header, struct_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "field_offset", offsetof(relic_gff_header, field_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "field_count", offsetof(relic_gff_header, field_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "label_offset", offsetof(relic_gff_header, label_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "label_count", offsetof(relic_gff_header, label_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "field_data_offset", offsetof(relic_gff_header, field_data_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "field_data_count", offsetof(relic_gff_header, field_data_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "field_indices_offset", offsetof(relic_gff_header, field_indices_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "field_indices_count", offsetof(relic_gff_header, field_indices_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "list_indices_offset", offsetof(relic_gff_header, list_indices_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "list_indices_count", offsetof(relic_gff_header, list_indices_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "file_type", offsetof(relic_gff_header, file_type), RELIC_JT_CHAR, 1, 0, 0, 4, 4, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "file_version", offsetof(relic_gff_header, file_version), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "struct_offset", offsetof(relic_gff_header, struct_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "struct_count", offsetof(relic_gff_header, struct_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "field_offset", offsetof(relic_gff_header, field_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "field_count", offsetof(relic_gff_header, field_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "label_offset", offsetof(relic_gff_header, label_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "label_count", offsetof(relic_gff_header, label_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 28, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "field_data_offset", offsetof(relic_gff_header, field_data_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 17 },
+    { "field_data_count", offsetof(relic_gff_header, field_data_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 36, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 16 },
+    { "field_indices_offset", offsetof(relic_gff_header, field_indices_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 40, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 20 },
+    { "field_indices_count", offsetof(relic_gff_header, field_indices_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 44, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 19 },
+    { "list_indices_offset", offsetof(relic_gff_header, list_indices_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 48, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 19 },
+    { "list_indices_count", offsetof(relic_gff_header, list_indices_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 52, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 18 },
 };
-static const relic_jt_struct header_json = { header_fields, 14, sizeof(relic_gff_header), _Alignof(relic_gff_header), 0, NULL, NULL };
+static const relic_jt_struct header_json = { header_fields, 14, sizeof(relic_gff_header), _Alignof(relic_gff_header), 0, NULL, NULL, 56, 0, NULL, 1 };
 
 static const relic_jt_field gff_struct_fields[] = {
-    { "id", offsetof(relic_gff_struct, id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "data_or_data_offset", offsetof(relic_gff_struct, data_or_data_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "field_count", offsetof(relic_gff_struct, field_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "id", offsetof(relic_gff_struct, id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 2 },
+    { "data_or_data_offset", offsetof(relic_gff_struct, data_or_data_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 19 },
+    { "field_count", offsetof(relic_gff_struct, field_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
 };
-static const relic_jt_struct gff_struct_json = { gff_struct_fields, 3, sizeof(relic_gff_struct), _Alignof(relic_gff_struct), 0, NULL, NULL };
+static const relic_jt_struct gff_struct_json = { gff_struct_fields, 3, sizeof(relic_gff_struct), _Alignof(relic_gff_struct), 0, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field gff_field_fields[] = {
-    { "type", offsetof(relic_gff_field, type), RELIC_JT_ENUM, 4, 0, 0, 0, 0, 0, NULL, relic_gff_field_type_name, relic_gff_field_type_from_name },
-    { "label_index", offsetof(relic_gff_field, label_index), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "data_or_data_offset", offsetof(relic_gff_field, data_or_data_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "type", offsetof(relic_gff_field, type), RELIC_JT_ENUM, 4, 0, 0, 0, 0, 0, NULL, relic_gff_field_type_name, relic_gff_field_type_from_name, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "label_index", offsetof(relic_gff_field, label_index), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "data_or_data_offset", offsetof(relic_gff_field, data_or_data_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 19 },
 };
-static const relic_jt_struct gff_field_json = { gff_field_fields, 3, sizeof(relic_gff_field), _Alignof(relic_gff_field), 0, NULL, NULL };
+static const relic_jt_struct gff_field_json = { gff_field_fields, 3, sizeof(relic_gff_field), _Alignof(relic_gff_field), 0, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field gff_label_fields[] = {
-    { "name", offsetof(relic_gff_label, name), RELIC_JT_CHAR, 1, 0, 0, 16, 16, 0, NULL, NULL, NULL },
+    { "name", offsetof(relic_gff_label, name), RELIC_JT_CHAR, 1, 0, 0, 16, 16, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
 };
-static const relic_jt_struct gff_label_json = { gff_label_fields, 1, sizeof(relic_gff_label), _Alignof(relic_gff_label), 0, NULL, NULL };
+static const relic_jt_struct gff_label_json = { gff_label_fields, 1, sizeof(relic_gff_label), _Alignof(relic_gff_label), 0, NULL, NULL, 16, 0, NULL, 1 };
+
+static int64_t gff_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_gff_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return ((int64_t)m->header.struct_count);
+    case 2: return ((int64_t)m->header.field_count);
+    case 3: return ((int64_t)m->header.label_count);
+    case 4: return ((int64_t)m->header.field_data_count);
+    case 5: return relic_gen_div(((int64_t)m->header.field_indices_count), INT64_C(4));
+    case 6: return relic_gen_div(((int64_t)m->header.list_indices_count), INT64_C(4));
+    default: return 0;
+    }
+}
 
 static const relic_jt_field gff_fields[] = {
-    { "header", offsetof(relic_gff_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "structs", offsetof(relic_gff_file, structs), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, structs_count), &gff_struct_json, NULL, NULL },
-    { "fields", offsetof(relic_gff_file, fields), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, fields_count), &gff_field_json, NULL, NULL },
-    { "labels", offsetof(relic_gff_file, labels), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, labels_count), &gff_label_json, NULL, NULL },
-    { "field_data", offsetof(relic_gff_file, field_data), RELIC_JT_INT, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, field_data_count), NULL, NULL, NULL },
-    { "field_indices", offsetof(relic_gff_file, field_indices), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, field_indices_count), NULL, NULL, NULL },
-    { "list_indices", offsetof(relic_gff_file, list_indices), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, list_indices_count), NULL, NULL, NULL },
+    { "header", offsetof(relic_gff_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_gff_view, header), RELIC_JT_NOPOS, 6 },
+    { "structs", offsetof(relic_gff_file, structs), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, structs_count), &gff_struct_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_gff_view, structs), offsetof(relic_gff_view, structs_count), 7 },
+    { "fields", offsetof(relic_gff_file, fields), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, fields_count), &gff_field_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_gff_view, fields), offsetof(relic_gff_view, fields_count), 6 },
+    { "labels", offsetof(relic_gff_file, labels), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, labels_count), &gff_label_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_gff_view, labels), offsetof(relic_gff_view, labels_count), 6 },
+    { "field_data", offsetof(relic_gff_file, field_data), RELIC_JT_INT, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, field_data_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_gff_view, field_data), offsetof(relic_gff_view, field_data_count), 10 },
+    { "field_indices", offsetof(relic_gff_file, field_indices), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, field_indices_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_gff_view, field_indices), offsetof(relic_gff_view, field_indices_count), 13 },
+    { "list_indices", offsetof(relic_gff_file, list_indices), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, list_indices_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_gff_view, list_indices), offsetof(relic_gff_view, list_indices_count), 12 },
 };
-static const relic_jt_struct gff_json = { gff_fields, 7, sizeof(relic_gff_file), _Alignof(relic_gff_file), 0, "gff", NULL };
+static const relic_jt_struct gff_json = { gff_fields, 7, sizeof(relic_gff_file), _Alignof(relic_gff_file), 0, "gff", NULL, 56, offsetof(relic_gff_view, values), gff_json_count, 0 };
 
 relic_status relic_gff_json_print(const relic_gff_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&gff_json, m, out, err);
+}
+
+relic_status relic_gff_json_print_view(const relic_gff_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&gff_json, v, out, err);
 }
 
 relic_status relic_gff_json_read(const char *text, size_t len, relic_arena *a, relic_gff_file *out, relic_error *err)
@@ -71,4 +92,6 @@ relic_status relic_gff_json_read(const char *text, size_t len, relic_arena *a, r
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_gff_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_gff_json_read(text, size, a, model, err); }
 
-const relic_schema_ops relic_gff_schema_ops = { &relic_gff_ops, json_print_any, json_read_any };
+static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_gff_json_print_view(view, out, err); }
+
+const relic_schema_ops relic_gff_schema_ops = { &relic_gff_ops, json_print_any, json_read_any, json_print_view_any };

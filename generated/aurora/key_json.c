@@ -3,48 +3,66 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "key.h"
 
 static const relic_jt_field header_fields[] = {
-    { "file_type", offsetof(relic_key_header, file_type), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL },
-    { "file_version", offsetof(relic_key_header, file_version), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL },
-    { "bif_count", offsetof(relic_key_header, bif_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "key_count", offsetof(relic_key_header, key_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "offset_to_file_table", offsetof(relic_key_header, offset_to_file_table), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "offset_to_key_table", offsetof(relic_key_header, offset_to_key_table), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "build_year", offsetof(relic_key_header, build_year), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "build_day", offsetof(relic_key_header, build_day), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "reserved", offsetof(relic_key_header, reserved), RELIC_JT_BYTES, 1, 0, 0, 32, 32, 0, NULL, NULL, NULL },
+    { "file_type", offsetof(relic_key_header, file_type), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "file_version", offsetof(relic_key_header, file_version), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "bif_count", offsetof(relic_key_header, bif_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "key_count", offsetof(relic_key_header, key_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "offset_to_file_table", offsetof(relic_key_header, offset_to_file_table), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 20 },
+    { "offset_to_key_table", offsetof(relic_key_header, offset_to_key_table), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 19 },
+    { "build_year", offsetof(relic_key_header, build_year), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "build_day", offsetof(relic_key_header, build_day), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 28, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "reserved", offsetof(relic_key_header, reserved), RELIC_JT_BYTES, 1, 0, 0, 32, 32, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
 };
-static const relic_jt_struct header_json = { header_fields, 9, sizeof(relic_key_header), _Alignof(relic_key_header), 0, NULL, NULL };
+static const relic_jt_struct header_json = { header_fields, 9, sizeof(relic_key_header), _Alignof(relic_key_header), 0, NULL, NULL, 64, 0, NULL, 1 };
 
 static const relic_jt_field bif_entry_fields[] = {
-    { "file_size", offsetof(relic_key_bif_entry, file_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "filename_offset", offsetof(relic_key_bif_entry, filename_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "filename_size", offsetof(relic_key_bif_entry, filename_size), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "drives", offsetof(relic_key_bif_entry, drives), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "file_size", offsetof(relic_key_bif_entry, file_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "filename_offset", offsetof(relic_key_bif_entry, filename_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 15 },
+    { "filename_size", offsetof(relic_key_bif_entry, filename_size), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "drives", offsetof(relic_key_bif_entry, drives), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, 10, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
 };
-static const relic_jt_struct bif_entry_json = { bif_entry_fields, 4, sizeof(relic_key_bif_entry), _Alignof(relic_key_bif_entry), 0, NULL, NULL };
+static const relic_jt_struct bif_entry_json = { bif_entry_fields, 4, sizeof(relic_key_bif_entry), _Alignof(relic_key_bif_entry), 0, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field key_entry_fields[] = {
-    { "resref", offsetof(relic_key_entry, resref), RELIC_JT_CHAR, 1, 0, 0, 16, 16, 0, NULL, NULL, NULL },
-    { "res_type", offsetof(relic_key_entry, res_type), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "res_id", offsetof(relic_key_entry, res_id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "resref", offsetof(relic_key_entry, resref), RELIC_JT_CHAR, 1, 0, 0, 16, 16, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "res_type", offsetof(relic_key_entry, res_type), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "res_id", offsetof(relic_key_entry, res_id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 18, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
 };
-static const relic_jt_struct key_entry_json = { key_entry_fields, 3, sizeof(relic_key_entry), _Alignof(relic_key_entry), 0, NULL, NULL };
+static const relic_jt_struct key_entry_json = { key_entry_fields, 3, sizeof(relic_key_entry), _Alignof(relic_key_entry), 0, NULL, NULL, 22, 0, NULL, 1 };
+
+static int64_t key_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_key_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return ((int64_t)m->header.bif_count);
+    case 2: return relic_gen_sub(relic_gen_sub(((int64_t)m->header.offset_to_key_table), ((int64_t)m->header.offset_to_file_table)), relic_gen_mul(INT64_C(12), ((int64_t)m->header.bif_count)));
+    case 3: return ((int64_t)m->header.key_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field key_fields[] = {
-    { "header", offsetof(relic_key_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "files", offsetof(relic_key_file, files), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_key_file, files_count), &bif_entry_json, NULL, NULL },
-    { "filenames", offsetof(relic_key_file, filenames), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_key_file, filenames_count), NULL, NULL, NULL },
-    { "keys", offsetof(relic_key_file, keys), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_key_file, keys_count), &key_entry_json, NULL, NULL },
+    { "header", offsetof(relic_key_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_key_view, header), RELIC_JT_NOPOS, 6 },
+    { "files", offsetof(relic_key_file, files), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_key_file, files_count), &bif_entry_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_key_view, files), offsetof(relic_key_view, files_count), 5 },
+    { "filenames", offsetof(relic_key_file, filenames), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_key_file, filenames_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_key_view, filenames), offsetof(relic_key_view, filenames_count), 9 },
+    { "keys", offsetof(relic_key_file, keys), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_key_file, keys_count), &key_entry_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_key_view, keys), offsetof(relic_key_view, keys_count), 4 },
 };
-static const relic_jt_struct key_json = { key_fields, 4, sizeof(relic_key_file), _Alignof(relic_key_file), 0, "key", NULL };
+static const relic_jt_struct key_json = { key_fields, 4, sizeof(relic_key_file), _Alignof(relic_key_file), 0, "key", NULL, 64, offsetof(relic_key_view, values), key_json_count, 0 };
 
 relic_status relic_key_json_print(const relic_key_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&key_json, m, out, err);
+}
+
+relic_status relic_key_json_print_view(const relic_key_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&key_json, v, out, err);
 }
 
 relic_status relic_key_json_read(const char *text, size_t len, relic_arena *a, relic_key_file *out, relic_error *err)
@@ -59,4 +77,6 @@ relic_status relic_key_json_read(const char *text, size_t len, relic_arena *a, r
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_key_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_key_json_read(text, size, a, model, err); }
 
-const relic_schema_ops relic_key_schema_ops = { &relic_key_ops, json_print_any, json_read_any };
+static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_key_json_print_view(view, out, err); }
+
+const relic_schema_ops relic_key_schema_ops = { &relic_key_ops, json_print_any, json_read_any, json_print_view_any };

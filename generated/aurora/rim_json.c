@@ -3,37 +3,53 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "rim.h"
 
 static const relic_jt_field header_fields[] = {
-    { "file_type", offsetof(relic_rim_header, file_type), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL },
-    { "file_version", offsetof(relic_rim_header, file_version), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL },
-    { "reserved_0", offsetof(relic_rim_header, reserved_0), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "entry_count", offsetof(relic_rim_header, entry_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "offset_to_entries", offsetof(relic_rim_header, offset_to_entries), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "reserved", offsetof(relic_rim_header, reserved), RELIC_JT_BYTES, 1, 0, 0, 100, 100, 0, NULL, NULL, NULL },
+    { "file_type", offsetof(relic_rim_header, file_type), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "file_version", offsetof(relic_rim_header, file_version), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "reserved_0", offsetof(relic_rim_header, reserved_0), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "entry_count", offsetof(relic_rim_header, entry_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "offset_to_entries", offsetof(relic_rim_header, offset_to_entries), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 17 },
+    { "reserved", offsetof(relic_rim_header, reserved), RELIC_JT_BYTES, 1, 0, 0, 100, 100, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
 };
-static const relic_jt_struct header_json = { header_fields, 6, sizeof(relic_rim_header), _Alignof(relic_rim_header), 0, NULL, NULL };
+static const relic_jt_struct header_json = { header_fields, 6, sizeof(relic_rim_header), _Alignof(relic_rim_header), 0, NULL, NULL, 120, 0, NULL, 1 };
 
 static const relic_jt_field entry_fields[] = {
-    { "resref", offsetof(relic_rim_entry, resref), RELIC_JT_CHAR, 1, 0, 0, 16, 16, 0, NULL, NULL, NULL },
-    { "res_type", offsetof(relic_rim_entry, res_type), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "res_id", offsetof(relic_rim_entry, res_id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "offset", offsetof(relic_rim_entry, offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "size", offsetof(relic_rim_entry, size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "resref", offsetof(relic_rim_entry, resref), RELIC_JT_CHAR, 1, 0, 0, 16, 16, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "res_type", offsetof(relic_rim_entry, res_type), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "res_id", offsetof(relic_rim_entry, res_id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "offset", offsetof(relic_rim_entry, offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "size", offsetof(relic_rim_entry, size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 28, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
 };
-static const relic_jt_struct entry_json = { entry_fields, 5, sizeof(relic_rim_entry), _Alignof(relic_rim_entry), 0, NULL, NULL };
+static const relic_jt_struct entry_json = { entry_fields, 5, sizeof(relic_rim_entry), _Alignof(relic_rim_entry), 0, NULL, NULL, 32, 0, NULL, 1 };
+
+static int64_t rim_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_rim_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return ((int64_t)m->header.entry_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field rim_fields[] = {
-    { "header", offsetof(relic_rim_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "entries", offsetof(relic_rim_file, entries), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_rim_file, entries_count), &entry_json, NULL, NULL },
+    { "header", offsetof(relic_rim_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_rim_view, header), RELIC_JT_NOPOS, 6 },
+    { "entries", offsetof(relic_rim_file, entries), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_rim_file, entries_count), &entry_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_rim_view, entries), offsetof(relic_rim_view, entries_count), 7 },
 };
-static const relic_jt_struct rim_json = { rim_fields, 2, sizeof(relic_rim_file), _Alignof(relic_rim_file), 0, "rim", NULL };
+static const relic_jt_struct rim_json = { rim_fields, 2, sizeof(relic_rim_file), _Alignof(relic_rim_file), 0, "rim", NULL, 120, offsetof(relic_rim_view, values), rim_json_count, 0 };
 
 relic_status relic_rim_json_print(const relic_rim_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&rim_json, m, out, err);
+}
+
+relic_status relic_rim_json_print_view(const relic_rim_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&rim_json, v, out, err);
 }
 
 relic_status relic_rim_json_read(const char *text, size_t len, relic_arena *a, relic_rim_file *out, relic_error *err)

@@ -3,39 +3,55 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "tlk.h"
 
 static const relic_jt_field header_fields[] = {
-    { "file_type", offsetof(relic_tlk_header, file_type), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL },
-    { "file_version", offsetof(relic_tlk_header, file_version), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL },
-    { "language_id", offsetof(relic_tlk_header, language_id), RELIC_JT_ENUM, 4, 0, 0, 0, 0, 0, NULL, relic_tlk_language_name, relic_tlk_language_from_name },
-    { "string_count", offsetof(relic_tlk_header, string_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "string_entries_offset", offsetof(relic_tlk_header, string_entries_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "file_type", offsetof(relic_tlk_header, file_type), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "file_version", offsetof(relic_tlk_header, file_version), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "language_id", offsetof(relic_tlk_header, language_id), RELIC_JT_ENUM, 4, 0, 0, 0, 0, 0, NULL, relic_tlk_language_name, relic_tlk_language_from_name, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "string_count", offsetof(relic_tlk_header, string_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "string_entries_offset", offsetof(relic_tlk_header, string_entries_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 21 },
 };
-static const relic_jt_struct header_json = { header_fields, 5, sizeof(relic_tlk_header), _Alignof(relic_tlk_header), 0, NULL, NULL };
+static const relic_jt_struct header_json = { header_fields, 5, sizeof(relic_tlk_header), _Alignof(relic_tlk_header), 0, NULL, NULL, 20, 0, NULL, 1 };
 
 static const relic_jt_field entry_fields[] = {
-    { "flags", offsetof(relic_tlk_entry, flags), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "sound_res_ref", offsetof(relic_tlk_entry, sound_res_ref), RELIC_JT_CHAR, 1, 0, 0, 16, 16, 0, NULL, NULL, NULL },
-    { "volume_variance", offsetof(relic_tlk_entry, volume_variance), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "pitch_variance", offsetof(relic_tlk_entry, pitch_variance), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "offset_to_string", offsetof(relic_tlk_entry, offset_to_string), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "string_size", offsetof(relic_tlk_entry, string_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "sound_length", offsetof(relic_tlk_entry, sound_length), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "flags", offsetof(relic_tlk_entry, flags), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "sound_res_ref", offsetof(relic_tlk_entry, sound_res_ref), RELIC_JT_CHAR, 1, 0, 0, 16, 16, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "volume_variance", offsetof(relic_tlk_entry, volume_variance), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 15 },
+    { "pitch_variance", offsetof(relic_tlk_entry, pitch_variance), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
+    { "offset_to_string", offsetof(relic_tlk_entry, offset_to_string), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 28, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 16 },
+    { "string_size", offsetof(relic_tlk_entry, string_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "sound_length", offsetof(relic_tlk_entry, sound_length), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 36, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
 };
-static const relic_jt_struct entry_json = { entry_fields, 7, sizeof(relic_tlk_entry), _Alignof(relic_tlk_entry), 0, NULL, NULL };
+static const relic_jt_struct entry_json = { entry_fields, 7, sizeof(relic_tlk_entry), _Alignof(relic_tlk_entry), 0, NULL, NULL, 40, 0, NULL, 1 };
+
+static int64_t tlk_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_tlk_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return ((int64_t)m->header.string_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field tlk_fields[] = {
-    { "header", offsetof(relic_tlk_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "entries", offsetof(relic_tlk_file, entries), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tlk_file, entries_count), &entry_json, NULL, NULL },
-    { "strings", offsetof(relic_tlk_file, strings), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tlk_file, strings_count), NULL, NULL, NULL },
+    { "header", offsetof(relic_tlk_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_tlk_view, header), RELIC_JT_NOPOS, 6 },
+    { "entries", offsetof(relic_tlk_file, entries), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tlk_file, entries_count), &entry_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_tlk_view, entries), offsetof(relic_tlk_view, entries_count), 7 },
+    { "strings", offsetof(relic_tlk_file, strings), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tlk_file, strings_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_tlk_view, strings), offsetof(relic_tlk_view, strings_count), 7 },
 };
-static const relic_jt_struct tlk_json = { tlk_fields, 3, sizeof(relic_tlk_file), _Alignof(relic_tlk_file), 0, "tlk", NULL };
+static const relic_jt_struct tlk_json = { tlk_fields, 3, sizeof(relic_tlk_file), _Alignof(relic_tlk_file), 0, "tlk", NULL, 0, offsetof(relic_tlk_view, values), tlk_json_count, 0 };
 
 relic_status relic_tlk_json_print(const relic_tlk_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&tlk_json, m, out, err);
+}
+
+relic_status relic_tlk_json_print_view(const relic_tlk_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&tlk_json, v, out, err);
 }
 
 relic_status relic_tlk_json_read(const char *text, size_t len, relic_arena *a, relic_tlk_file *out, relic_error *err)
@@ -50,4 +66,6 @@ relic_status relic_tlk_json_read(const char *text, size_t len, relic_arena *a, r
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_tlk_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_tlk_json_read(text, size, a, model, err); }
 
-const relic_schema_ops relic_tlk_schema_ops = { &relic_tlk_ops, json_print_any, json_read_any };
+static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_tlk_json_print_view(view, out, err); }
+
+const relic_schema_ops relic_tlk_schema_ops = { &relic_tlk_ops, json_print_any, json_read_any, json_print_view_any };

@@ -3,87 +3,111 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "bwm.h"
 
 static const relic_jt_field vec3f_fields[] = {
-    { "x", offsetof(relic_bwm_vec3f, x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "y", offsetof(relic_bwm_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "z", offsetof(relic_bwm_vec3f, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "x", offsetof(relic_bwm_vec3f, x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "y", offsetof(relic_bwm_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "z", offsetof(relic_bwm_vec3f, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f), 1, NULL, NULL };
+static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f), 1, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field header_fields[] = {
-    { "magic", offsetof(relic_bwm_header, magic), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 8, 8, 0, NULL, NULL, NULL },
-    { "type", offsetof(relic_bwm_header, type), RELIC_JT_ENUM, 4, 0, 0, 0, 0, 0, NULL, relic_bwm_walkmesh_type_name, relic_bwm_walkmesh_type_from_name },
-    { "relative_use_position_1", offsetof(relic_bwm_header, relative_use_position_1), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
-    { "relative_use_position_2", offsetof(relic_bwm_header, relative_use_position_2), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
-    { "absolute_use_position_1", offsetof(relic_bwm_header, absolute_use_position_1), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
-    { "absolute_use_position_2", offsetof(relic_bwm_header, absolute_use_position_2), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
-    { "position", offsetof(relic_bwm_header, position), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
-    { "vertex_count", offsetof(relic_bwm_header, vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "vertex_offset", offsetof(relic_bwm_header, vertex_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "face_count", offsetof(relic_bwm_header, face_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "face_offset", offsetof(relic_bwm_header, face_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "material_offset", offsetof(relic_bwm_header, material_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "normal_offset", offsetof(relic_bwm_header, normal_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "distance_offset", offsetof(relic_bwm_header, distance_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "aabb_count", offsetof(relic_bwm_header, aabb_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "aabb_offset", offsetof(relic_bwm_header, aabb_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "unknown", offsetof(relic_bwm_header, unknown), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "adjacency_count", offsetof(relic_bwm_header, adjacency_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "adjacency_offset", offsetof(relic_bwm_header, adjacency_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "edge_count", offsetof(relic_bwm_header, edge_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "edge_offset", offsetof(relic_bwm_header, edge_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "perimeter_count", offsetof(relic_bwm_header, perimeter_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "perimeter_offset", offsetof(relic_bwm_header, perimeter_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "magic", offsetof(relic_bwm_header, magic), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 8, 8, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "type", offsetof(relic_bwm_header, type), RELIC_JT_ENUM, 4, 0, 0, 0, 0, 0, NULL, relic_bwm_walkmesh_type_name, relic_bwm_walkmesh_type_from_name, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "relative_use_position_1", offsetof(relic_bwm_header, relative_use_position_1), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 23 },
+    { "relative_use_position_2", offsetof(relic_bwm_header, relative_use_position_2), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 23 },
+    { "absolute_use_position_1", offsetof(relic_bwm_header, absolute_use_position_1), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, 36, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 23 },
+    { "absolute_use_position_2", offsetof(relic_bwm_header, absolute_use_position_2), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, 48, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 23 },
+    { "position", offsetof(relic_bwm_header, position), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, 60, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "vertex_count", offsetof(relic_bwm_header, vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 72, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "vertex_offset", offsetof(relic_bwm_header, vertex_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 76, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "face_count", offsetof(relic_bwm_header, face_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 80, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "face_offset", offsetof(relic_bwm_header, face_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 84, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "material_offset", offsetof(relic_bwm_header, material_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 88, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 15 },
+    { "normal_offset", offsetof(relic_bwm_header, normal_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 92, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "distance_offset", offsetof(relic_bwm_header, distance_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 96, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 15 },
+    { "aabb_count", offsetof(relic_bwm_header, aabb_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 100, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "aabb_offset", offsetof(relic_bwm_header, aabb_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 104, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "unknown", offsetof(relic_bwm_header, unknown), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 108, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "adjacency_count", offsetof(relic_bwm_header, adjacency_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 112, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 15 },
+    { "adjacency_offset", offsetof(relic_bwm_header, adjacency_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 116, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 16 },
+    { "edge_count", offsetof(relic_bwm_header, edge_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 120, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "edge_offset", offsetof(relic_bwm_header, edge_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 124, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "perimeter_count", offsetof(relic_bwm_header, perimeter_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 128, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 15 },
+    { "perimeter_offset", offsetof(relic_bwm_header, perimeter_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 132, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 16 },
 };
-static const relic_jt_struct header_json = { header_fields, 23, sizeof(relic_bwm_header), _Alignof(relic_bwm_header), 0, NULL, NULL };
+static const relic_jt_struct header_json = { header_fields, 23, sizeof(relic_bwm_header), _Alignof(relic_bwm_header), 0, NULL, NULL, 136, 0, NULL, 1 };
 
 static const relic_jt_field face_fields[] = {
-    { "v", offsetof(relic_bwm_face, v), RELIC_JT_INT, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL },
+    { "v", offsetof(relic_bwm_face, v), RELIC_JT_INT, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct face_json = { face_fields, 1, sizeof(relic_bwm_face), _Alignof(relic_bwm_face), 1, NULL, NULL };
+static const relic_jt_struct face_json = { face_fields, 1, sizeof(relic_bwm_face), _Alignof(relic_bwm_face), 1, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field aabb_node_fields[] = {
-    { "box_min", offsetof(relic_bwm_aabb_node, box_min), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
-    { "box_max", offsetof(relic_bwm_aabb_node, box_max), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
-    { "face", offsetof(relic_bwm_aabb_node, face), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "unknown", offsetof(relic_bwm_aabb_node, unknown), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "most_significant_plane", offsetof(relic_bwm_aabb_node, most_significant_plane), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "child1", offsetof(relic_bwm_aabb_node, child1), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "child2", offsetof(relic_bwm_aabb_node, child2), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "box_min", offsetof(relic_bwm_aabb_node, box_min), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "box_max", offsetof(relic_bwm_aabb_node, box_max), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "face", offsetof(relic_bwm_aabb_node, face), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "unknown", offsetof(relic_bwm_aabb_node, unknown), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 28, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "most_significant_plane", offsetof(relic_bwm_aabb_node, most_significant_plane), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 22 },
+    { "child1", offsetof(relic_bwm_aabb_node, child1), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 36, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "child2", offsetof(relic_bwm_aabb_node, child2), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 40, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
 };
-static const relic_jt_struct aabb_node_json = { aabb_node_fields, 7, sizeof(relic_bwm_aabb_node), _Alignof(relic_bwm_aabb_node), 0, NULL, NULL };
+static const relic_jt_struct aabb_node_json = { aabb_node_fields, 7, sizeof(relic_bwm_aabb_node), _Alignof(relic_bwm_aabb_node), 0, NULL, NULL, 44, 0, NULL, 1 };
 
 static const relic_jt_field adjacency_fields[] = {
-    { "side", offsetof(relic_bwm_adjacency, side), RELIC_JT_INT, 4, 1, 0, 3, 3, 0, NULL, NULL, NULL },
+    { "side", offsetof(relic_bwm_adjacency, side), RELIC_JT_INT, 4, 1, 0, 3, 3, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
 };
-static const relic_jt_struct adjacency_json = { adjacency_fields, 1, sizeof(relic_bwm_adjacency), _Alignof(relic_bwm_adjacency), 1, NULL, NULL };
+static const relic_jt_struct adjacency_json = { adjacency_fields, 1, sizeof(relic_bwm_adjacency), _Alignof(relic_bwm_adjacency), 1, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field edge_fields[] = {
-    { "edge", offsetof(relic_bwm_edge, edge), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "transition", offsetof(relic_bwm_edge, transition), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "edge", offsetof(relic_bwm_edge, edge), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "transition", offsetof(relic_bwm_edge, transition), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
 };
-static const relic_jt_struct edge_json = { edge_fields, 2, sizeof(relic_bwm_edge), _Alignof(relic_bwm_edge), 0, NULL, NULL };
+static const relic_jt_struct edge_json = { edge_fields, 2, sizeof(relic_bwm_edge), _Alignof(relic_bwm_edge), 0, NULL, NULL, 8, 0, NULL, 1 };
+
+static int64_t bwm_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_bwm_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return ((int64_t)m->header.vertex_count);
+    case 2: return ((int64_t)m->header.face_count);
+    case 3: return ((int64_t)m->header.face_count);
+    case 4: return ((int64_t)m->header.face_count);
+    case 5: return ((int64_t)m->header.face_count);
+    case 6: return ((int64_t)m->header.aabb_count);
+    case 7: return ((int64_t)m->header.adjacency_count);
+    case 8: return ((int64_t)m->header.edge_count);
+    case 9: return ((int64_t)m->header.perimeter_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field bwm_fields[] = {
-    { "header", offsetof(relic_bwm_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "vertices", offsetof(relic_bwm_file, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, vertices_count), &vec3f_json, NULL, NULL },
-    { "faces", offsetof(relic_bwm_file, faces), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, faces_count), &face_json, NULL, NULL },
-    { "materials", offsetof(relic_bwm_file, materials), RELIC_JT_ENUM, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, materials_count), NULL, relic_bwm_surface_material_name, relic_bwm_surface_material_from_name },
-    { "normals", offsetof(relic_bwm_file, normals), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, normals_count), &vec3f_json, NULL, NULL },
-    { "distances", offsetof(relic_bwm_file, distances), RELIC_JT_F32, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, distances_count), NULL, NULL, NULL },
-    { "aabb", offsetof(relic_bwm_file, aabb), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, aabb_count), &aabb_node_json, NULL, NULL },
-    { "adjacency", offsetof(relic_bwm_file, adjacency), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, adjacency_count), &adjacency_json, NULL, NULL },
-    { "edges", offsetof(relic_bwm_file, edges), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, edges_count), &edge_json, NULL, NULL },
-    { "perimeters", offsetof(relic_bwm_file, perimeters), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, perimeters_count), NULL, NULL, NULL },
+    { "header", offsetof(relic_bwm_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bwm_view, header), RELIC_JT_NOPOS, 6 },
+    { "vertices", offsetof(relic_bwm_file, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, vertices_count), &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bwm_view, vertices), offsetof(relic_bwm_view, vertices_count), 8 },
+    { "faces", offsetof(relic_bwm_file, faces), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, faces_count), &face_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bwm_view, faces), offsetof(relic_bwm_view, faces_count), 5 },
+    { "materials", offsetof(relic_bwm_file, materials), RELIC_JT_ENUM, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, materials_count), NULL, relic_bwm_surface_material_name, relic_bwm_surface_material_from_name, RELIC_JT_NOPOS, 0, offsetof(relic_bwm_view, materials), offsetof(relic_bwm_view, materials_count), 9 },
+    { "normals", offsetof(relic_bwm_file, normals), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, normals_count), &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bwm_view, normals), offsetof(relic_bwm_view, normals_count), 7 },
+    { "distances", offsetof(relic_bwm_file, distances), RELIC_JT_F32, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, distances_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bwm_view, distances), offsetof(relic_bwm_view, distances_count), 9 },
+    { "aabb", offsetof(relic_bwm_file, aabb), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, aabb_count), &aabb_node_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bwm_view, aabb), offsetof(relic_bwm_view, aabb_count), 4 },
+    { "adjacency", offsetof(relic_bwm_file, adjacency), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, adjacency_count), &adjacency_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bwm_view, adjacency), offsetof(relic_bwm_view, adjacency_count), 9 },
+    { "edges", offsetof(relic_bwm_file, edges), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, edges_count), &edge_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bwm_view, edges), offsetof(relic_bwm_view, edges_count), 5 },
+    { "perimeters", offsetof(relic_bwm_file, perimeters), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, perimeters_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bwm_view, perimeters), offsetof(relic_bwm_view, perimeters_count), 10 },
 };
-static const relic_jt_struct bwm_json = { bwm_fields, 10, sizeof(relic_bwm_file), _Alignof(relic_bwm_file), 0, "bwm", NULL };
+static const relic_jt_struct bwm_json = { bwm_fields, 10, sizeof(relic_bwm_file), _Alignof(relic_bwm_file), 0, "bwm", NULL, 136, offsetof(relic_bwm_view, values), bwm_json_count, 0 };
 
 relic_status relic_bwm_json_print(const relic_bwm_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&bwm_json, m, out, err);
+}
+
+relic_status relic_bwm_json_print_view(const relic_bwm_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&bwm_json, v, out, err);
 }
 
 relic_status relic_bwm_json_read(const char *text, size_t len, relic_arena *a, relic_bwm_file *out, relic_error *err)
@@ -98,4 +122,6 @@ relic_status relic_bwm_json_read(const char *text, size_t len, relic_arena *a, r
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_bwm_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_bwm_json_read(text, size, a, model, err); }
 
-const relic_schema_ops relic_bwm_schema_ops = { &relic_bwm_ops, json_print_any, json_read_any };
+static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_bwm_json_print_view(view, out, err); }
+
+const relic_schema_ops relic_bwm_schema_ops = { &relic_bwm_ops, json_print_any, json_read_any, json_print_view_any };

@@ -3,29 +3,30 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "trn.h"
 
 static const relic_jt_field header_fields[] = {
-    { "magic", offsetof(relic_trn_header, magic), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL },
-    { "version_major", offsetof(relic_trn_header, version_major), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "version_minor", offsetof(relic_trn_header, version_minor), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "packet_count", offsetof(relic_trn_header, packet_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "magic", offsetof(relic_trn_header, magic), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "version_major", offsetof(relic_trn_header, version_major), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "version_minor", offsetof(relic_trn_header, version_minor), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, 6, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "packet_count", offsetof(relic_trn_header, packet_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
 };
-static const relic_jt_struct header_json = { header_fields, 4, sizeof(relic_trn_header), _Alignof(relic_trn_header), 0, NULL, NULL };
+static const relic_jt_struct header_json = { header_fields, 4, sizeof(relic_trn_header), _Alignof(relic_trn_header), 0, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field directory_entry_fields[] = {
-    { "type", offsetof(relic_trn_directory_entry, type), RELIC_JT_ENUM, 4, 0, 0, 0, 0, 0, NULL, relic_trn_packet_type_name, relic_trn_packet_type_from_name },
-    { "offset", offsetof(relic_trn_directory_entry, offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "type", offsetof(relic_trn_directory_entry, type), RELIC_JT_ENUM, 4, 0, 0, 0, 0, 0, NULL, relic_trn_packet_type_name, relic_trn_packet_type_from_name, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "offset", offsetof(relic_trn_directory_entry, offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
 };
-static const relic_jt_struct directory_entry_json = { directory_entry_fields, 2, sizeof(relic_trn_directory_entry), _Alignof(relic_trn_directory_entry), 0, NULL, NULL };
+static const relic_jt_struct directory_entry_json = { directory_entry_fields, 2, sizeof(relic_trn_directory_entry), _Alignof(relic_trn_directory_entry), 0, NULL, NULL, 8, 0, NULL, 1 };
 
 static const relic_jt_field trwh_fields[] = {
-    { "width", offsetof(relic_trn_trwh, width), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "height", offsetof(relic_trn_trwh, height), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "id", offsetof(relic_trn_trwh, id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "width", offsetof(relic_trn_trwh, width), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "height", offsetof(relic_trn_trwh, height), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "id", offsetof(relic_trn_trwh, id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 2 },
 };
-static const relic_jt_struct trwh_json = { trwh_fields, 3, sizeof(relic_trn_trwh), _Alignof(relic_trn_trwh), 0, NULL, NULL };
+static const relic_jt_struct trwh_json = { trwh_fields, 3, sizeof(relic_trn_trwh), _Alignof(relic_trn_trwh), 0, NULL, NULL, 12, 0, NULL, 1 };
 
 static int packet_json_has(const void *mv, const void *rv, size_t field)
 {
@@ -42,28 +43,55 @@ static int packet_json_has(const void *mv, const void *rv, size_t field)
     }
 }
 
+static int64_t packet_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_trn_packet *m = mv;
+    (void)rv;
+    switch (field) {
+    case 6: return ((int64_t)m->compressed_size);
+    case 7: return ((int64_t)m->size);
+    default: return 0;
+    }
+}
+
 static const relic_jt_field packet_fields[] = {
-    { "type", offsetof(relic_trn_packet, type), RELIC_JT_ENUM, 4, 0, 0, 0, 0, 0, NULL, relic_trn_packet_type_name, relic_trn_packet_type_from_name },
-    { "size", offsetof(relic_trn_packet, size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "trwh", offsetof(relic_trn_packet, trwh), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &trwh_json, NULL, NULL },
-    { "comp_magic", offsetof(relic_trn_packet, comp_magic), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL },
-    { "compressed_size", offsetof(relic_trn_packet, compressed_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "uncompressed_size", offsetof(relic_trn_packet, uncompressed_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "aswm", offsetof(relic_trn_packet, aswm), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trn_packet, aswm_count), NULL, NULL, NULL },
-    { "data", offsetof(relic_trn_packet, data), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trn_packet, data_count), NULL, NULL, NULL },
+    { "type", offsetof(relic_trn_packet, type), RELIC_JT_ENUM, 4, 0, 0, 0, 0, 0, NULL, relic_trn_packet_type_name, relic_trn_packet_type_from_name, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "size", offsetof(relic_trn_packet, size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "trwh", offsetof(relic_trn_packet, trwh), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &trwh_json, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "comp_magic", offsetof(relic_trn_packet, comp_magic), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "compressed_size", offsetof(relic_trn_packet, compressed_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 15 },
+    { "uncompressed_size", offsetof(relic_trn_packet, uncompressed_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 17 },
+    { "aswm", offsetof(relic_trn_packet, aswm), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trn_packet, aswm_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "data", offsetof(relic_trn_packet, data), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trn_packet, data_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
 };
-static const relic_jt_struct packet_json = { packet_fields, 8, sizeof(relic_trn_packet), _Alignof(relic_trn_packet), 0, NULL, packet_json_has };
+static const relic_jt_struct packet_json = { packet_fields, 8, sizeof(relic_trn_packet), _Alignof(relic_trn_packet), 0, NULL, packet_json_has, 0, 0, packet_json_count, 0 };
+
+static int64_t trn_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_trn_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return ((int64_t)m->header.packet_count);
+    case 2: return ((int64_t)m->header.packet_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field trn_fields[] = {
-    { "header", offsetof(relic_trn_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "directory", offsetof(relic_trn_file, directory), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trn_file, directory_count), &directory_entry_json, NULL, NULL },
-    { "packets", offsetof(relic_trn_file, packets), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trn_file, packets_count), &packet_json, NULL, NULL },
+    { "header", offsetof(relic_trn_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_trn_view, header), RELIC_JT_NOPOS, 6 },
+    { "directory", offsetof(relic_trn_file, directory), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trn_file, directory_count), &directory_entry_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_trn_view, directory), offsetof(relic_trn_view, directory_count), 9 },
+    { "packets", offsetof(relic_trn_file, packets), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trn_file, packets_count), &packet_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_trn_view, packets), offsetof(relic_trn_view, packets_count), 7 },
 };
-static const relic_jt_struct trn_json = { trn_fields, 3, sizeof(relic_trn_file), _Alignof(relic_trn_file), 0, "trn", NULL };
+static const relic_jt_struct trn_json = { trn_fields, 3, sizeof(relic_trn_file), _Alignof(relic_trn_file), 0, "trn", NULL, 0, offsetof(relic_trn_view, values), trn_json_count, 0 };
 
 relic_status relic_trn_json_print(const relic_trn_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&trn_json, m, out, err);
+}
+
+relic_status relic_trn_json_print_view(const relic_trn_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&trn_json, v, out, err);
 }
 
 relic_status relic_trn_json_read(const char *text, size_t len, relic_arena *a, relic_trn_file *out, relic_error *err)
@@ -78,4 +106,6 @@ relic_status relic_trn_json_read(const char *text, size_t len, relic_arena *a, r
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_trn_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_trn_json_read(text, size, a, model, err); }
 
-const relic_schema_ops relic_trn_schema_ops = { &relic_trn_ops, json_print_any, json_read_any };
+static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_trn_json_print_view(view, out, err); }
+
+const relic_schema_ops relic_trn_schema_ops = { &relic_trn_ops, json_print_any, json_read_any, json_print_view_any };

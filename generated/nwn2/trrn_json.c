@@ -3,72 +3,102 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "trrn.h"
 
 static const relic_jt_field texture_fields[] = {
-    { "name", offsetof(relic_trrn_texture, name), RELIC_JT_CHAR, 1, 0, 0, 32, 32, 0, NULL, NULL, NULL },
+    { "name", offsetof(relic_trrn_texture, name), RELIC_JT_CHAR, 1, 0, 0, 32, 32, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
 };
-static const relic_jt_struct texture_json = { texture_fields, 1, sizeof(relic_trrn_texture), _Alignof(relic_trrn_texture), 0, NULL, NULL };
+static const relic_jt_struct texture_json = { texture_fields, 1, sizeof(relic_trrn_texture), _Alignof(relic_trrn_texture), 0, NULL, NULL, 32, 0, NULL, 1 };
 
 static const relic_jt_field rgb_fields[] = {
-    { "r", offsetof(relic_trrn_rgb, r), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "g", offsetof(relic_trrn_rgb, g), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "b", offsetof(relic_trrn_rgb, b), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "r", offsetof(relic_trrn_rgb, r), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "g", offsetof(relic_trrn_rgb, g), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "b", offsetof(relic_trrn_rgb, b), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct rgb_json = { rgb_fields, 3, sizeof(relic_trrn_rgb), _Alignof(relic_trrn_rgb), 1, NULL, NULL };
+static const relic_jt_struct rgb_json = { rgb_fields, 3, sizeof(relic_trrn_rgb), _Alignof(relic_trrn_rgb), 1, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field terrain_vertex_fields[] = {
-    { "position", offsetof(relic_trrn_terrain_vertex, position), RELIC_JT_F32, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL },
-    { "normal", offsetof(relic_trrn_terrain_vertex, normal), RELIC_JT_F32, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL },
-    { "tint", offsetof(relic_trrn_terrain_vertex, tint), RELIC_JT_INT, 1, 0, 0, 4, 4, 0, NULL, NULL, NULL },
-    { "uv", offsetof(relic_trrn_terrain_vertex, uv), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL },
-    { "uv2", offsetof(relic_trrn_terrain_vertex, uv2), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL },
+    { "position", offsetof(relic_trrn_terrain_vertex, position), RELIC_JT_F32, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "normal", offsetof(relic_trrn_terrain_vertex, normal), RELIC_JT_F32, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "tint", offsetof(relic_trrn_terrain_vertex, tint), RELIC_JT_INT, 1, 0, 0, 4, 4, 0, NULL, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "uv", offsetof(relic_trrn_terrain_vertex, uv), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL, 28, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 2 },
+    { "uv2", offsetof(relic_trrn_terrain_vertex, uv2), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL, 36, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 3 },
 };
-static const relic_jt_struct terrain_vertex_json = { terrain_vertex_fields, 5, sizeof(relic_trrn_terrain_vertex), _Alignof(relic_trrn_terrain_vertex), 0, NULL, NULL };
+static const relic_jt_struct terrain_vertex_json = { terrain_vertex_fields, 5, sizeof(relic_trrn_terrain_vertex), _Alignof(relic_trrn_terrain_vertex), 0, NULL, NULL, 44, 0, NULL, 1 };
 
 static const relic_jt_field terrain_triangle_fields[] = {
-    { "a", offsetof(relic_trrn_terrain_triangle, a), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "b", offsetof(relic_trrn_terrain_triangle, b), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "c", offsetof(relic_trrn_terrain_triangle, c), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "a", offsetof(relic_trrn_terrain_triangle, a), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "b", offsetof(relic_trrn_terrain_triangle, b), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, 2, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "c", offsetof(relic_trrn_terrain_triangle, c), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct terrain_triangle_json = { terrain_triangle_fields, 3, sizeof(relic_trrn_terrain_triangle), _Alignof(relic_trrn_terrain_triangle), 1, NULL, NULL };
+static const relic_jt_struct terrain_triangle_json = { terrain_triangle_fields, 3, sizeof(relic_trrn_terrain_triangle), _Alignof(relic_trrn_terrain_triangle), 1, NULL, NULL, 6, 0, NULL, 1 };
 
 static const relic_jt_field grass_blade_fields[] = {
-    { "position", offsetof(relic_trrn_grass_blade, position), RELIC_JT_F32, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL },
-    { "direction", offsetof(relic_trrn_grass_blade, direction), RELIC_JT_F32, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL },
-    { "dimension", offsetof(relic_trrn_grass_blade, dimension), RELIC_JT_F32, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL },
+    { "position", offsetof(relic_trrn_grass_blade, position), RELIC_JT_F32, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "direction", offsetof(relic_trrn_grass_blade, direction), RELIC_JT_F32, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "dimension", offsetof(relic_trrn_grass_blade, dimension), RELIC_JT_F32, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
 };
-static const relic_jt_struct grass_blade_json = { grass_blade_fields, 3, sizeof(relic_trrn_grass_blade), _Alignof(relic_trrn_grass_blade), 0, NULL, NULL };
+static const relic_jt_struct grass_blade_json = { grass_blade_fields, 3, sizeof(relic_trrn_grass_blade), _Alignof(relic_trrn_grass_blade), 0, NULL, NULL, 36, 0, NULL, 1 };
+
+static int64_t grass_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_trrn_grass *m = mv;
+    (void)rv;
+    switch (field) {
+    case 3: return ((int64_t)m->blade_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field grass_fields[] = {
-    { "name", offsetof(relic_trrn_grass, name), RELIC_JT_CHAR, 1, 0, 0, 32, 32, 0, NULL, NULL, NULL },
-    { "texture", offsetof(relic_trrn_grass, texture), RELIC_JT_CHAR, 1, 0, 0, 32, 32, 0, NULL, NULL, NULL },
-    { "blade_count", offsetof(relic_trrn_grass, blade_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "blades", offsetof(relic_trrn_grass, blades), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_grass, blades_count), &grass_blade_json, NULL, NULL },
+    { "name", offsetof(relic_trrn_grass, name), RELIC_JT_CHAR, 1, 0, 0, 32, 32, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "texture", offsetof(relic_trrn_grass, texture), RELIC_JT_CHAR, 1, 0, 0, 32, 32, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "blade_count", offsetof(relic_trrn_grass, blade_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 64, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "blades", offsetof(relic_trrn_grass, blades), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_grass, blades_count), &grass_blade_json, NULL, NULL, 68, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
 };
-static const relic_jt_struct grass_json = { grass_fields, 4, sizeof(relic_trrn_grass), _Alignof(relic_trrn_grass), 0, NULL, NULL };
+static const relic_jt_struct grass_json = { grass_fields, 4, sizeof(relic_trrn_grass), _Alignof(relic_trrn_grass), 0, NULL, NULL, 0, 0, grass_json_count, 0 };
+
+static int64_t trrn_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_trrn_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 5: return ((int64_t)m->vertex_count);
+    case 6: return ((int64_t)m->triangle_count);
+    case 8: return ((int64_t)m->dds_a_size);
+    case 10: return ((int64_t)m->dds_b_size);
+    case 12: return ((int64_t)m->grass_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field trrn_fields[] = {
-    { "name", offsetof(relic_trrn_file, name), RELIC_JT_CHAR, 1, 0, 0, 128, 128, 0, NULL, NULL, NULL },
-    { "textures", offsetof(relic_trrn_file, textures), RELIC_JT_STRUCT, 0, 0, 0, 6, 6, 0, &texture_json, NULL, NULL },
-    { "texture_colors", offsetof(relic_trrn_file, texture_colors), RELIC_JT_STRUCT, 0, 0, 0, 6, 6, 0, &rgb_json, NULL, NULL },
-    { "vertex_count", offsetof(relic_trrn_file, vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "triangle_count", offsetof(relic_trrn_file, triangle_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "vertices", offsetof(relic_trrn_file, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_file, vertices_count), &terrain_vertex_json, NULL, NULL },
-    { "triangles", offsetof(relic_trrn_file, triangles), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_file, triangles_count), &terrain_triangle_json, NULL, NULL },
-    { "dds_a_size", offsetof(relic_trrn_file, dds_a_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "dds_a", offsetof(relic_trrn_file, dds_a), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_file, dds_a_count), NULL, NULL, NULL },
-    { "dds_b_size", offsetof(relic_trrn_file, dds_b_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "dds_b", offsetof(relic_trrn_file, dds_b), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_file, dds_b_count), NULL, NULL, NULL },
-    { "grass_count", offsetof(relic_trrn_file, grass_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "grasses", offsetof(relic_trrn_file, grasses), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_file, grasses_count), &grass_json, NULL, NULL },
+    { "name", offsetof(relic_trrn_file, name), RELIC_JT_CHAR, 1, 0, 0, 128, 128, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_trrn_view, name), offsetof(relic_trrn_view, name_count), 4 },
+    { "textures", offsetof(relic_trrn_file, textures), RELIC_JT_STRUCT, 0, 0, 0, 6, 6, 0, &texture_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_trrn_view, textures), offsetof(relic_trrn_view, textures_count), 8 },
+    { "texture_colors", offsetof(relic_trrn_file, texture_colors), RELIC_JT_STRUCT, 0, 0, 0, 6, 6, 0, &rgb_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_trrn_view, texture_colors), offsetof(relic_trrn_view, texture_colors_count), 14 },
+    { "vertex_count", offsetof(relic_trrn_file, vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "triangle_count", offsetof(relic_trrn_file, triangle_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
+    { "vertices", offsetof(relic_trrn_file, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_file, vertices_count), &terrain_vertex_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_trrn_view, vertices), offsetof(relic_trrn_view, vertices_count), 8 },
+    { "triangles", offsetof(relic_trrn_file, triangles), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_file, triangles_count), &terrain_triangle_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_trrn_view, triangles), offsetof(relic_trrn_view, triangles_count), 9 },
+    { "dds_a_size", offsetof(relic_trrn_file, dds_a_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "dds_a", offsetof(relic_trrn_file, dds_a), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_file, dds_a_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_trrn_view, dds_a), offsetof(relic_trrn_view, dds_a_count), 5 },
+    { "dds_b_size", offsetof(relic_trrn_file, dds_b_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "dds_b", offsetof(relic_trrn_file, dds_b), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_file, dds_b_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_trrn_view, dds_b), offsetof(relic_trrn_view, dds_b_count), 5 },
+    { "grass_count", offsetof(relic_trrn_file, grass_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "grasses", offsetof(relic_trrn_file, grasses), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_file, grasses_count), &grass_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_trrn_view, grasses), offsetof(relic_trrn_view, grasses_count), 7 },
 };
-static const relic_jt_struct trrn_json = { trrn_fields, 13, sizeof(relic_trrn_file), _Alignof(relic_trrn_file), 0, "trrn", NULL };
+static const relic_jt_struct trrn_json = { trrn_fields, 13, sizeof(relic_trrn_file), _Alignof(relic_trrn_file), 0, "trrn", NULL, 0, offsetof(relic_trrn_view, values), trrn_json_count, 0 };
 
 relic_status relic_trrn_json_print(const relic_trrn_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&trrn_json, m, out, err);
+}
+
+relic_status relic_trrn_json_print_view(const relic_trrn_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&trrn_json, v, out, err);
 }
 
 relic_status relic_trrn_json_read(const char *text, size_t len, relic_arena *a, relic_trrn_file *out, relic_error *err)

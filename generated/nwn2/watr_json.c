@@ -3,58 +3,77 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "watr.h"
 
 static const relic_jt_field water_wave_fields[] = {
-    { "name", offsetof(relic_watr_water_wave, name), RELIC_JT_CHAR, 1, 0, 0, 32, 32, 0, NULL, NULL, NULL },
-    { "direction", offsetof(relic_watr_water_wave, direction), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL },
-    { "rate", offsetof(relic_watr_water_wave, rate), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "angle", offsetof(relic_watr_water_wave, angle), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "name", offsetof(relic_watr_water_wave, name), RELIC_JT_CHAR, 1, 0, 0, 32, 32, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "direction", offsetof(relic_watr_water_wave, direction), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "rate", offsetof(relic_watr_water_wave, rate), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 40, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "angle", offsetof(relic_watr_water_wave, angle), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 44, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
 };
-static const relic_jt_struct water_wave_json = { water_wave_fields, 4, sizeof(relic_watr_water_wave), _Alignof(relic_watr_water_wave), 0, NULL, NULL };
+static const relic_jt_struct water_wave_json = { water_wave_fields, 4, sizeof(relic_watr_water_wave), _Alignof(relic_watr_water_wave), 0, NULL, NULL, 48, 0, NULL, 1 };
 
 static const relic_jt_field water_vertex_fields[] = {
-    { "position", offsetof(relic_watr_water_vertex, position), RELIC_JT_F32, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL },
-    { "uv_scaled", offsetof(relic_watr_water_vertex, uv_scaled), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL },
-    { "uv", offsetof(relic_watr_water_vertex, uv), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL },
+    { "position", offsetof(relic_watr_water_vertex, position), RELIC_JT_F32, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "uv_scaled", offsetof(relic_watr_water_vertex, uv_scaled), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "uv", offsetof(relic_watr_water_vertex, uv), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 2 },
 };
-static const relic_jt_struct water_vertex_json = { water_vertex_fields, 3, sizeof(relic_watr_water_vertex), _Alignof(relic_watr_water_vertex), 0, NULL, NULL };
+static const relic_jt_struct water_vertex_json = { water_vertex_fields, 3, sizeof(relic_watr_water_vertex), _Alignof(relic_watr_water_vertex), 0, NULL, NULL, 28, 0, NULL, 1 };
 
 static const relic_jt_field water_triangle_fields[] = {
-    { "a", offsetof(relic_watr_water_triangle, a), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "b", offsetof(relic_watr_water_triangle, b), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "c", offsetof(relic_watr_water_triangle, c), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "a", offsetof(relic_watr_water_triangle, a), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "b", offsetof(relic_watr_water_triangle, b), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, 2, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "c", offsetof(relic_watr_water_triangle, c), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct water_triangle_json = { water_triangle_fields, 3, sizeof(relic_watr_water_triangle), _Alignof(relic_watr_water_triangle), 1, NULL, NULL };
+static const relic_jt_struct water_triangle_json = { water_triangle_fields, 3, sizeof(relic_watr_water_triangle), _Alignof(relic_watr_water_triangle), 1, NULL, NULL, 6, 0, NULL, 1 };
+
+static int64_t watr_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_watr_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 13: return ((int64_t)m->vertex_count);
+    case 14: return ((int64_t)m->triangle_count);
+    case 15: return ((int64_t)m->triangle_count);
+    case 17: return ((int64_t)m->dds_size);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field watr_fields[] = {
-    { "name", offsetof(relic_watr_file, name), RELIC_JT_CHAR, 1, 0, 0, 32, 32, 0, NULL, NULL, NULL },
-    { "unknown", offsetof(relic_watr_file, unknown), RELIC_JT_BYTES, 1, 0, 0, 96, 96, 0, NULL, NULL, NULL },
-    { "color", offsetof(relic_watr_file, color), RELIC_JT_F32, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL },
-    { "ripple", offsetof(relic_watr_file, ripple), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL },
-    { "smoothness", offsetof(relic_watr_file, smoothness), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "reflection_bias", offsetof(relic_watr_file, reflection_bias), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "reflection_power", offsetof(relic_watr_file, reflection_power), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "specular_power", offsetof(relic_watr_file, specular_power), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "specular_coefficient", offsetof(relic_watr_file, specular_coefficient), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "waves", offsetof(relic_watr_file, waves), RELIC_JT_STRUCT, 0, 0, 0, 3, 3, 0, &water_wave_json, NULL, NULL },
-    { "uv_offset", offsetof(relic_watr_file, uv_offset), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL },
-    { "vertex_count", offsetof(relic_watr_file, vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "triangle_count", offsetof(relic_watr_file, triangle_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "vertices", offsetof(relic_watr_file, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_watr_file, vertices_count), &water_vertex_json, NULL, NULL },
-    { "triangles", offsetof(relic_watr_file, triangles), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_watr_file, triangles_count), &water_triangle_json, NULL, NULL },
-    { "triangle_flags", offsetof(relic_watr_file, triangle_flags), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_watr_file, triangle_flags_count), NULL, NULL, NULL },
-    { "dds_size", offsetof(relic_watr_file, dds_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "dds", offsetof(relic_watr_file, dds), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_watr_file, dds_count), NULL, NULL, NULL },
-    { "megatile_x", offsetof(relic_watr_file, megatile_x), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "megatile_y", offsetof(relic_watr_file, megatile_y), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "name", offsetof(relic_watr_file, name), RELIC_JT_CHAR, 1, 0, 0, 32, 32, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_watr_view, name), offsetof(relic_watr_view, name_count), 4 },
+    { "unknown", offsetof(relic_watr_file, unknown), RELIC_JT_BYTES, 1, 0, 0, 96, 96, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_watr_view, unknown), offsetof(relic_watr_view, unknown_count), 7 },
+    { "color", offsetof(relic_watr_file, color), RELIC_JT_F32, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_watr_view, color), offsetof(relic_watr_view, color_count), 5 },
+    { "ripple", offsetof(relic_watr_file, ripple), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_watr_view, ripple), offsetof(relic_watr_view, ripple_count), 6 },
+    { "smoothness", offsetof(relic_watr_file, smoothness), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "reflection_bias", offsetof(relic_watr_file, reflection_bias), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 15 },
+    { "reflection_power", offsetof(relic_watr_file, reflection_power), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 16 },
+    { "specular_power", offsetof(relic_watr_file, specular_power), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
+    { "specular_coefficient", offsetof(relic_watr_file, specular_coefficient), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 20 },
+    { "waves", offsetof(relic_watr_file, waves), RELIC_JT_STRUCT, 0, 0, 0, 3, 3, 0, &water_wave_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_watr_view, waves), offsetof(relic_watr_view, waves_count), 5 },
+    { "uv_offset", offsetof(relic_watr_file, uv_offset), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_watr_view, uv_offset), offsetof(relic_watr_view, uv_offset_count), 9 },
+    { "vertex_count", offsetof(relic_watr_file, vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "triangle_count", offsetof(relic_watr_file, triangle_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
+    { "vertices", offsetof(relic_watr_file, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_watr_file, vertices_count), &water_vertex_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_watr_view, vertices), offsetof(relic_watr_view, vertices_count), 8 },
+    { "triangles", offsetof(relic_watr_file, triangles), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_watr_file, triangles_count), &water_triangle_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_watr_view, triangles), offsetof(relic_watr_view, triangles_count), 9 },
+    { "triangle_flags", offsetof(relic_watr_file, triangle_flags), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_watr_file, triangle_flags_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_watr_view, triangle_flags), offsetof(relic_watr_view, triangle_flags_count), 14 },
+    { "dds_size", offsetof(relic_watr_file, dds_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "dds", offsetof(relic_watr_file, dds), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_watr_file, dds_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_watr_view, dds), offsetof(relic_watr_view, dds_count), 3 },
+    { "megatile_x", offsetof(relic_watr_file, megatile_x), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "megatile_y", offsetof(relic_watr_file, megatile_y), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
 };
-static const relic_jt_struct watr_json = { watr_fields, 20, sizeof(relic_watr_file), _Alignof(relic_watr_file), 0, "watr", NULL };
+static const relic_jt_struct watr_json = { watr_fields, 20, sizeof(relic_watr_file), _Alignof(relic_watr_file), 0, "watr", NULL, 0, offsetof(relic_watr_view, values), watr_json_count, 0 };
 
 relic_status relic_watr_json_print(const relic_watr_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&watr_json, m, out, err);
+}
+
+relic_status relic_watr_json_print_view(const relic_watr_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&watr_json, v, out, err);
 }
 
 relic_status relic_watr_json_read(const char *text, size_t len, relic_arena *a, relic_watr_file *out, relic_error *err)

@@ -3,24 +3,25 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "cau.h"
 
 static const relic_jt_field sample_header_fields[] = {
-    { "magic", offsetof(relic_cau_sample_header, magic), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL },
-    { "version", offsetof(relic_cau_sample_header, version), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "data_offset", offsetof(relic_cau_sample_header, data_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "block_align", offsetof(relic_cau_sample_header, block_align), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "data_size", offsetof(relic_cau_sample_header, data_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "decoded_size", offsetof(relic_cau_sample_header, decoded_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "sample_rate", offsetof(relic_cau_sample_header, sample_rate), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "bits", offsetof(relic_cau_sample_header, bits), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "channels", offsetof(relic_cau_sample_header, channels), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "compression", offsetof(relic_cau_sample_header, compression), RELIC_JT_ENUM, 1, 0, 0, 0, 0, 0, NULL, relic_cau_compression_name, relic_cau_compression_from_name },
-    { "flags", offsetof(relic_cau_sample_header, flags), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "caption_offset", offsetof(relic_cau_sample_header, caption_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "magic", offsetof(relic_cau_sample_header, magic), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "version", offsetof(relic_cau_sample_header, version), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "data_offset", offsetof(relic_cau_sample_header, data_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "block_align", offsetof(relic_cau_sample_header, block_align), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "data_size", offsetof(relic_cau_sample_header, data_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "decoded_size", offsetof(relic_cau_sample_header, decoded_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "sample_rate", offsetof(relic_cau_sample_header, sample_rate), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "bits", offsetof(relic_cau_sample_header, bits), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, 28, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "channels", offsetof(relic_cau_sample_header, channels), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, 29, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "compression", offsetof(relic_cau_sample_header, compression), RELIC_JT_ENUM, 1, 0, 0, 0, 0, 0, NULL, relic_cau_compression_name, relic_cau_compression_from_name, 30, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "flags", offsetof(relic_cau_sample_header, flags), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, 31, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "caption_offset", offsetof(relic_cau_sample_header, caption_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
 };
-static const relic_jt_struct sample_header_json = { sample_header_fields, 12, sizeof(relic_cau_sample_header), _Alignof(relic_cau_sample_header), 0, NULL, NULL };
+static const relic_jt_struct sample_header_json = { sample_header_fields, 12, sizeof(relic_cau_sample_header), _Alignof(relic_cau_sample_header), 0, NULL, NULL, 36, 0, NULL, 1 };
 
 static int cau_json_has(const void *mv, const void *rv, size_t field)
 {
@@ -37,22 +38,41 @@ static int cau_json_has(const void *mv, const void *rv, size_t field)
     }
 }
 
+static int64_t cau_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_cau_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36));
+    case 4: return relic_gen_sub(((int64_t)m->caption_length), INT64_C(4));
+    case 5: return relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length));
+    case 6: return relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36));
+    case 7: return ((int64_t)m->header.data_size);
+    default: return 0;
+    }
+}
+
 static const relic_jt_field cau_fields[] = {
-    { "header", offsetof(relic_cau_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &sample_header_json, NULL, NULL },
-    { "caption_gap", offsetof(relic_cau_file, caption_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, caption_gap_count), NULL, NULL, NULL },
-    { "caption_length", offsetof(relic_cau_file, caption_length), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "caption_count", offsetof(relic_cau_file, caption_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "caption_text", offsetof(relic_cau_file, caption_text), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, caption_text_count), NULL, NULL, NULL },
-    { "caption_data_gap", offsetof(relic_cau_file, caption_data_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, caption_data_gap_count), NULL, NULL, NULL },
-    { "data_gap", offsetof(relic_cau_file, data_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, data_gap_count), NULL, NULL, NULL },
-    { "data", offsetof(relic_cau_file, data), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, data_count), NULL, NULL, NULL },
-    { "trailing", offsetof(relic_cau_file, trailing), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, trailing_count), NULL, NULL, NULL },
+    { "header", offsetof(relic_cau_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &sample_header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_cau_view, header), RELIC_JT_NOPOS, 6 },
+    { "caption_gap", offsetof(relic_cau_file, caption_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, caption_gap_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_cau_view, caption_gap), offsetof(relic_cau_view, caption_gap_count), 11 },
+    { "caption_length", offsetof(relic_cau_file, caption_length), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
+    { "caption_count", offsetof(relic_cau_file, caption_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "caption_text", offsetof(relic_cau_file, caption_text), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, caption_text_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_cau_view, caption_text), offsetof(relic_cau_view, caption_text_count), 12 },
+    { "caption_data_gap", offsetof(relic_cau_file, caption_data_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, caption_data_gap_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_cau_view, caption_data_gap), offsetof(relic_cau_view, caption_data_gap_count), 16 },
+    { "data_gap", offsetof(relic_cau_file, data_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, data_gap_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_cau_view, data_gap), offsetof(relic_cau_view, data_gap_count), 8 },
+    { "data", offsetof(relic_cau_file, data), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, data_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_cau_view, data), offsetof(relic_cau_view, data_count), 4 },
+    { "trailing", offsetof(relic_cau_file, trailing), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, trailing_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_cau_view, trailing), offsetof(relic_cau_view, trailing_count), 8 },
 };
-static const relic_jt_struct cau_json = { cau_fields, 9, sizeof(relic_cau_file), _Alignof(relic_cau_file), 0, "cau", cau_json_has };
+static const relic_jt_struct cau_json = { cau_fields, 9, sizeof(relic_cau_file), _Alignof(relic_cau_file), 0, "cau", cau_json_has, 0, offsetof(relic_cau_view, values), cau_json_count, 0 };
 
 relic_status relic_cau_json_print(const relic_cau_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&cau_json, m, out, err);
+}
+
+relic_status relic_cau_json_print_view(const relic_cau_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&cau_json, v, out, err);
 }
 
 relic_status relic_cau_json_read(const char *text, size_t len, relic_arena *a, relic_cau_file *out, relic_error *err)
@@ -67,4 +87,6 @@ relic_status relic_cau_json_read(const char *text, size_t len, relic_arena *a, r
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_cau_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_cau_json_read(text, size, a, model, err); }
 
-const relic_schema_ops relic_cau_schema_ops = { &relic_cau_ops, json_print_any, json_read_any };
+static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_cau_json_print_view(view, out, err); }
+
+const relic_schema_ops relic_cau_schema_ops = { &relic_cau_ops, json_print_any, json_read_any, json_print_view_any };

@@ -3,38 +3,58 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "grf_geometry_v13.h"
 
 static const relic_jt_field vec3f_fields[] = {
-    { "x", offsetof(relic_grf_geometry_v13_vec3f, x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "y", offsetof(relic_grf_geometry_v13_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "z", offsetof(relic_grf_geometry_v13_vec3f, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "x", offsetof(relic_grf_geometry_v13_vec3f, x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "y", offsetof(relic_grf_geometry_v13_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "z", offsetof(relic_grf_geometry_v13_vec3f, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_grf_geometry_v13_vec3f), _Alignof(relic_grf_geometry_v13_vec3f), 1, NULL, NULL };
+static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_grf_geometry_v13_vec3f), _Alignof(relic_grf_geometry_v13_vec3f), 1, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field face_fields[] = {
-    { "v", offsetof(relic_grf_geometry_v13_face, v), RELIC_JT_INT, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL },
+    { "v", offsetof(relic_grf_geometry_v13_face, v), RELIC_JT_INT, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct face_json = { face_fields, 1, sizeof(relic_grf_geometry_v13_face), _Alignof(relic_grf_geometry_v13_face), 1, NULL, NULL };
+static const relic_jt_struct face_json = { face_fields, 1, sizeof(relic_grf_geometry_v13_face), _Alignof(relic_grf_geometry_v13_face), 1, NULL, NULL, 12, 0, NULL, 1 };
+
+static int64_t geometry_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_grf_geometry_v13_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 5: return ((int64_t)m->vertex_count);
+    case 6: return ((int64_t)m->face_count);
+    case 7: return ((int64_t)m->face_count);
+    case 8: return ((int64_t)m->vertex_normal_count);
+    case 9: return ((int64_t)m->wrap_vertex_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field geometry_fields[] = {
-    { "vertex_count", offsetof(relic_grf_geometry_v13_file, vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "face_count", offsetof(relic_grf_geometry_v13_file, face_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "vertex_normal_count", offsetof(relic_grf_geometry_v13_file, vertex_normal_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "wrap_vertex_count", offsetof(relic_grf_geometry_v13_file, wrap_vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "colour", offsetof(relic_grf_geometry_v13_file, colour), RELIC_JT_INT, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL },
-    { "vertices", offsetof(relic_grf_geometry_v13_file, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_v13_file, vertices_count), &vec3f_json, NULL, NULL },
-    { "faces", offsetof(relic_grf_geometry_v13_file, faces), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_v13_file, faces_count), &face_json, NULL, NULL },
-    { "face_normals", offsetof(relic_grf_geometry_v13_file, face_normals), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_v13_file, face_normals_count), &vec3f_json, NULL, NULL },
-    { "vertex_normals", offsetof(relic_grf_geometry_v13_file, vertex_normals), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_v13_file, vertex_normals_count), &vec3f_json, NULL, NULL },
-    { "wrap_vertices", offsetof(relic_grf_geometry_v13_file, wrap_vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_v13_file, wrap_vertices_count), &vec3f_json, NULL, NULL },
+    { "vertex_count", offsetof(relic_grf_geometry_v13_file, vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "face_count", offsetof(relic_grf_geometry_v13_file, face_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "vertex_normal_count", offsetof(relic_grf_geometry_v13_file, vertex_normal_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 19 },
+    { "wrap_vertex_count", offsetof(relic_grf_geometry_v13_file, wrap_vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 17 },
+    { "colour", offsetof(relic_grf_geometry_v13_file, colour), RELIC_JT_INT, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_geometry_v13_view, colour), offsetof(relic_grf_geometry_v13_view, colour_count), 6 },
+    { "vertices", offsetof(relic_grf_geometry_v13_file, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_v13_file, vertices_count), &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_geometry_v13_view, vertices), offsetof(relic_grf_geometry_v13_view, vertices_count), 8 },
+    { "faces", offsetof(relic_grf_geometry_v13_file, faces), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_v13_file, faces_count), &face_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_geometry_v13_view, faces), offsetof(relic_grf_geometry_v13_view, faces_count), 5 },
+    { "face_normals", offsetof(relic_grf_geometry_v13_file, face_normals), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_v13_file, face_normals_count), &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_geometry_v13_view, face_normals), offsetof(relic_grf_geometry_v13_view, face_normals_count), 12 },
+    { "vertex_normals", offsetof(relic_grf_geometry_v13_file, vertex_normals), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_v13_file, vertex_normals_count), &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_geometry_v13_view, vertex_normals), offsetof(relic_grf_geometry_v13_view, vertex_normals_count), 14 },
+    { "wrap_vertices", offsetof(relic_grf_geometry_v13_file, wrap_vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_v13_file, wrap_vertices_count), &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_geometry_v13_view, wrap_vertices), offsetof(relic_grf_geometry_v13_view, wrap_vertices_count), 13 },
 };
-static const relic_jt_struct geometry_json = { geometry_fields, 10, sizeof(relic_grf_geometry_v13_file), _Alignof(relic_grf_geometry_v13_file), 0, "grf_geometry_v13", NULL };
+static const relic_jt_struct geometry_json = { geometry_fields, 10, sizeof(relic_grf_geometry_v13_file), _Alignof(relic_grf_geometry_v13_file), 0, "grf_geometry_v13", NULL, 0, offsetof(relic_grf_geometry_v13_view, values), geometry_json_count, 0 };
 
 relic_status relic_grf_geometry_v13_json_print(const relic_grf_geometry_v13_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&geometry_json, m, out, err);
+}
+
+relic_status relic_grf_geometry_v13_json_print_view(const relic_grf_geometry_v13_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&geometry_json, v, out, err);
 }
 
 relic_status relic_grf_geometry_v13_json_read(const char *text, size_t len, relic_arena *a, relic_grf_geometry_v13_file *out, relic_error *err)

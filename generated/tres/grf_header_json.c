@@ -3,18 +3,24 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "grf_header.h"
 
 static const relic_jt_field header_fields[] = {
-    { "magic", offsetof(relic_grf_header_file, magic), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "version", offsetof(relic_grf_header_file, version), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "magic", offsetof(relic_grf_header_file, magic), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "version", offsetof(relic_grf_header_file, version), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
 };
-static const relic_jt_struct header_json = { header_fields, 2, sizeof(relic_grf_header_file), _Alignof(relic_grf_header_file), 0, "grf_header", NULL };
+static const relic_jt_struct header_json = { header_fields, 2, sizeof(relic_grf_header_file), _Alignof(relic_grf_header_file), 0, "grf_header", NULL, 8, offsetof(relic_grf_header_view, values), NULL, 1 };
 
 relic_status relic_grf_header_json_print(const relic_grf_header_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&header_json, m, out, err);
+}
+
+relic_status relic_grf_header_json_print_view(const relic_grf_header_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&header_json, v, out, err);
 }
 
 relic_status relic_grf_header_json_read(const char *text, size_t len, relic_arena *a, relic_grf_header_file *out, relic_error *err)

@@ -58,6 +58,11 @@ extern const struct relic_gen_ops relic_grf_mapping_ref_ops;
  *  derived fields are printed for reference and ignored when read back). */
 relic_status relic_grf_mapping_ref_json_print(const relic_grf_mapping_ref_file *m, relic_buf *out, relic_error *err);
 
+/** The same JSON text as relic_grf_mapping_ref_json_print of the decoded model, printed straight
+ *  from the validated view v (zero-copy: nothing decoded or allocated; out grows
+ *  as its kind allows). Errors: RELIC_E_NOMEM when out cannot grow. */
+relic_status relic_grf_mapping_ref_json_print_view(const relic_grf_mapping_ref_view *v, relic_buf *out, relic_error *err);
+
 /** Parse the JSON form (as relic_grf_mapping_ref_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */

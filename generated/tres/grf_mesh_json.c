@@ -3,58 +3,78 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "grf_mesh.h"
 
 static const relic_jt_field vec3f_fields[] = {
-    { "x", offsetof(relic_grf_mesh_vec3f, x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "y", offsetof(relic_grf_mesh_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "z", offsetof(relic_grf_mesh_vec3f, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "x", offsetof(relic_grf_mesh_vec3f, x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "y", offsetof(relic_grf_mesh_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "z", offsetof(relic_grf_mesh_vec3f, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f), 1, NULL, NULL };
+static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f), 1, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field vertex_fields[] = {
-    { "point", offsetof(relic_grf_mesh_vertex, point), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "normal", offsetof(relic_grf_mesh_vertex, normal), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
-    { "u", offsetof(relic_grf_mesh_vertex, u), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "v", offsetof(relic_grf_mesh_vertex, v), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "scratch", offsetof(relic_grf_mesh_vertex, scratch), RELIC_JT_INT, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL },
+    { "point", offsetof(relic_grf_mesh_vertex, point), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "normal", offsetof(relic_grf_mesh_vertex, normal), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "u", offsetof(relic_grf_mesh_vertex, u), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "v", offsetof(relic_grf_mesh_vertex, v), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "scratch", offsetof(relic_grf_mesh_vertex, scratch), RELIC_JT_INT, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
 };
-static const relic_jt_struct vertex_json = { vertex_fields, 5, sizeof(relic_grf_mesh_vertex), _Alignof(relic_grf_mesh_vertex), 0, NULL, NULL };
+static const relic_jt_struct vertex_json = { vertex_fields, 5, sizeof(relic_grf_mesh_vertex), _Alignof(relic_grf_mesh_vertex), 0, NULL, NULL, 32, 0, NULL, 1 };
 
 static const relic_jt_field polygon_fields[] = {
-    { "vertex_count", offsetof(relic_grf_mesh_polygon, vertex_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "first", offsetof(relic_grf_mesh_polygon, first), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "normal", offsetof(relic_grf_mesh_polygon, normal), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
-    { "d", offsetof(relic_grf_mesh_polygon, d), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "surface", offsetof(relic_grf_mesh_polygon, surface), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "flags", offsetof(relic_grf_mesh_polygon, flags), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "unused", offsetof(relic_grf_mesh_polygon, unused), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "area", offsetof(relic_grf_mesh_polygon, area), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "vertex_count", offsetof(relic_grf_mesh_polygon, vertex_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "first", offsetof(relic_grf_mesh_polygon, first), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "normal", offsetof(relic_grf_mesh_polygon, normal), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "d", offsetof(relic_grf_mesh_polygon, d), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "surface", offsetof(relic_grf_mesh_polygon, surface), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "flags", offsetof(relic_grf_mesh_polygon, flags), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 28, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "unused", offsetof(relic_grf_mesh_polygon, unused), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "area", offsetof(relic_grf_mesh_polygon, area), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 36, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
 };
-static const relic_jt_struct polygon_json = { polygon_fields, 8, sizeof(relic_grf_mesh_polygon), _Alignof(relic_grf_mesh_polygon), 0, NULL, NULL };
+static const relic_jt_struct polygon_json = { polygon_fields, 8, sizeof(relic_grf_mesh_polygon), _Alignof(relic_grf_mesh_polygon), 0, NULL, NULL, 40, 0, NULL, 1 };
+
+static int64_t mesh_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_grf_mesh_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 9: return ((int64_t)m->point_count);
+    case 10: return ((int64_t)m->vertex_count);
+    case 11: return ((int64_t)m->vertex_pointer_count);
+    case 12: return ((int64_t)m->polygon_count);
+    case 13: return ((int64_t)m->wrap_point_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field mesh_fields[] = {
-    { "material", offsetof(relic_grf_mesh_file, material), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "needs_default_colour", offsetof(relic_grf_mesh_file, needs_default_colour), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "default_colour", offsetof(relic_grf_mesh_file, default_colour), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "pivot", offsetof(relic_grf_mesh_file, pivot), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
-    { "point_count", offsetof(relic_grf_mesh_file, point_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "vertex_count", offsetof(relic_grf_mesh_file, vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "vertex_pointer_count", offsetof(relic_grf_mesh_file, vertex_pointer_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "wrap_point_count", offsetof(relic_grf_mesh_file, wrap_point_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "polygon_count", offsetof(relic_grf_mesh_file, polygon_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "points", offsetof(relic_grf_mesh_file, points), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_file, points_count), &vec3f_json, NULL, NULL },
-    { "vertices", offsetof(relic_grf_mesh_file, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_file, vertices_count), &vertex_json, NULL, NULL },
-    { "vertex_pointers", offsetof(relic_grf_mesh_file, vertex_pointers), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_file, vertex_pointers_count), NULL, NULL, NULL },
-    { "polygons", offsetof(relic_grf_mesh_file, polygons), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_file, polygons_count), &polygon_json, NULL, NULL },
-    { "wrap_points", offsetof(relic_grf_mesh_file, wrap_points), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_file, wrap_points_count), &vec3f_json, NULL, NULL },
+    { "material", offsetof(relic_grf_mesh_file, material), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "needs_default_colour", offsetof(relic_grf_mesh_file, needs_default_colour), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 20 },
+    { "default_colour", offsetof(relic_grf_mesh_file, default_colour), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
+    { "pivot", offsetof(relic_grf_mesh_file, pivot), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_mesh_view, pivot), RELIC_JT_NOPOS, 5 },
+    { "point_count", offsetof(relic_grf_mesh_file, point_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "vertex_count", offsetof(relic_grf_mesh_file, vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "vertex_pointer_count", offsetof(relic_grf_mesh_file, vertex_pointer_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 20 },
+    { "wrap_point_count", offsetof(relic_grf_mesh_file, wrap_point_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 16 },
+    { "polygon_count", offsetof(relic_grf_mesh_file, polygon_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "points", offsetof(relic_grf_mesh_file, points), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_file, points_count), &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_mesh_view, points), offsetof(relic_grf_mesh_view, points_count), 6 },
+    { "vertices", offsetof(relic_grf_mesh_file, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_file, vertices_count), &vertex_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_mesh_view, vertices), offsetof(relic_grf_mesh_view, vertices_count), 8 },
+    { "vertex_pointers", offsetof(relic_grf_mesh_file, vertex_pointers), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_file, vertex_pointers_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_mesh_view, vertex_pointers), offsetof(relic_grf_mesh_view, vertex_pointers_count), 15 },
+    { "polygons", offsetof(relic_grf_mesh_file, polygons), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_file, polygons_count), &polygon_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_mesh_view, polygons), offsetof(relic_grf_mesh_view, polygons_count), 8 },
+    { "wrap_points", offsetof(relic_grf_mesh_file, wrap_points), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_file, wrap_points_count), &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_mesh_view, wrap_points), offsetof(relic_grf_mesh_view, wrap_points_count), 11 },
 };
-static const relic_jt_struct mesh_json = { mesh_fields, 14, sizeof(relic_grf_mesh_file), _Alignof(relic_grf_mesh_file), 0, "grf_mesh", NULL };
+static const relic_jt_struct mesh_json = { mesh_fields, 14, sizeof(relic_grf_mesh_file), _Alignof(relic_grf_mesh_file), 0, "grf_mesh", NULL, 0, offsetof(relic_grf_mesh_view, values), mesh_json_count, 0 };
 
 relic_status relic_grf_mesh_json_print(const relic_grf_mesh_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&mesh_json, m, out, err);
+}
+
+relic_status relic_grf_mesh_json_print_view(const relic_grf_mesh_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&mesh_json, v, out, err);
 }
 
 relic_status relic_grf_mesh_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mesh_file *out, relic_error *err)

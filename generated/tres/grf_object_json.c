@@ -3,23 +3,29 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "grf_object.h"
 
 static const relic_jt_field object_fields[] = {
-    { "name", offsetof(relic_grf_object_file, name), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "geometry", offsetof(relic_grf_object_file, geometry), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "mapping", offsetof(relic_grf_object_file, mapping), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "physics", offsetof(relic_grf_object_file, physics), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "ai", offsetof(relic_grf_object_file, ai), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "sound", offsetof(relic_grf_object_file, sound), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "special", offsetof(relic_grf_object_file, special), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "name", offsetof(relic_grf_object_file, name), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "geometry", offsetof(relic_grf_object_file, geometry), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "mapping", offsetof(relic_grf_object_file, mapping), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "physics", offsetof(relic_grf_object_file, physics), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "ai", offsetof(relic_grf_object_file, ai), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 2 },
+    { "sound", offsetof(relic_grf_object_file, sound), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "special", offsetof(relic_grf_object_file, special), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
 };
-static const relic_jt_struct object_json = { object_fields, 7, sizeof(relic_grf_object_file), _Alignof(relic_grf_object_file), 0, "grf_object", NULL };
+static const relic_jt_struct object_json = { object_fields, 7, sizeof(relic_grf_object_file), _Alignof(relic_grf_object_file), 0, "grf_object", NULL, 28, offsetof(relic_grf_object_view, values), NULL, 1 };
 
 relic_status relic_grf_object_json_print(const relic_grf_object_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&object_json, m, out, err);
+}
+
+relic_status relic_grf_object_json_print_view(const relic_grf_object_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&object_json, v, out, err);
 }
 
 relic_status relic_grf_object_json_read(const char *text, size_t len, relic_arena *a, relic_grf_object_file *out, relic_error *err)

@@ -3,34 +3,50 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "grf_region_v11.h"
 
 static const relic_jt_field vec3f_fields[] = {
-    { "x", offsetof(relic_grf_region_v11_vec3f, x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "y", offsetof(relic_grf_region_v11_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "z", offsetof(relic_grf_region_v11_vec3f, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "x", offsetof(relic_grf_region_v11_vec3f, x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "y", offsetof(relic_grf_region_v11_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "z", offsetof(relic_grf_region_v11_vec3f, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_grf_region_v11_vec3f), _Alignof(relic_grf_region_v11_vec3f), 1, NULL, NULL };
+static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_grf_region_v11_vec3f), _Alignof(relic_grf_region_v11_vec3f), 1, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field instance_fields[] = {
-    { "object", offsetof(relic_grf_region_v11_instance, object), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "name", offsetof(relic_grf_region_v11_instance, name), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "position", offsetof(relic_grf_region_v11_instance, position), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
-    { "rotation", offsetof(relic_grf_region_v11_instance, rotation), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
-    { "scale", offsetof(relic_grf_region_v11_instance, scale), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "object", offsetof(relic_grf_region_v11_instance, object), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "name", offsetof(relic_grf_region_v11_instance, name), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "position", offsetof(relic_grf_region_v11_instance, position), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "rotation", offsetof(relic_grf_region_v11_instance, rotation), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "scale", offsetof(relic_grf_region_v11_instance, scale), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
 };
-static const relic_jt_struct instance_json = { instance_fields, 5, sizeof(relic_grf_region_v11_instance), _Alignof(relic_grf_region_v11_instance), 0, NULL, NULL };
+static const relic_jt_struct instance_json = { instance_fields, 5, sizeof(relic_grf_region_v11_instance), _Alignof(relic_grf_region_v11_instance), 0, NULL, NULL, 36, 0, NULL, 1 };
+
+static int64_t region_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_grf_region_v11_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return ((int64_t)m->instance_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field region_fields[] = {
-    { "instance_count", offsetof(relic_grf_region_v11_file, instance_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "instances", offsetof(relic_grf_region_v11_file, instances), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_region_v11_file, instances_count), &instance_json, NULL, NULL },
+    { "instance_count", offsetof(relic_grf_region_v11_file, instance_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
+    { "instances", offsetof(relic_grf_region_v11_file, instances), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_region_v11_file, instances_count), &instance_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_region_v11_view, instances), offsetof(relic_grf_region_v11_view, instances_count), 9 },
 };
-static const relic_jt_struct region_json = { region_fields, 2, sizeof(relic_grf_region_v11_file), _Alignof(relic_grf_region_v11_file), 0, "grf_region_v11", NULL };
+static const relic_jt_struct region_json = { region_fields, 2, sizeof(relic_grf_region_v11_file), _Alignof(relic_grf_region_v11_file), 0, "grf_region_v11", NULL, 0, offsetof(relic_grf_region_v11_view, values), region_json_count, 0 };
 
 relic_status relic_grf_region_v11_json_print(const relic_grf_region_v11_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&region_json, m, out, err);
+}
+
+relic_status relic_grf_region_v11_json_print_view(const relic_grf_region_v11_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&region_json, v, out, err);
 }
 
 relic_status relic_grf_region_v11_json_read(const char *text, size_t len, relic_arena *a, relic_grf_region_v11_file *out, relic_error *err)

@@ -3,55 +3,83 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "groff.h"
 
 static const relic_jt_field header_fields[] = {
-    { "magic", offsetof(relic_groff_header, magic), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "file_size", offsetof(relic_groff_header, file_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "section_count", offsetof(relic_groff_header, section_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "symbol_count", offsetof(relic_groff_header, symbol_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "symbol_table_size", offsetof(relic_groff_header, symbol_table_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "symbol_table_offset", offsetof(relic_groff_header, symbol_table_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "timestamp", offsetof(relic_groff_header, timestamp), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "flags", offsetof(relic_groff_header, flags), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "version", offsetof(relic_groff_header, version), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "reserved", offsetof(relic_groff_header, reserved), RELIC_JT_INT, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL },
-    { "header_crc", offsetof(relic_groff_header, header_crc), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "magic", offsetof(relic_groff_header, magic), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "file_size", offsetof(relic_groff_header, file_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "section_count", offsetof(relic_groff_header, section_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "symbol_count", offsetof(relic_groff_header, symbol_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "symbol_table_size", offsetof(relic_groff_header, symbol_table_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 17 },
+    { "symbol_table_offset", offsetof(relic_groff_header, symbol_table_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 19 },
+    { "timestamp", offsetof(relic_groff_header, timestamp), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "flags", offsetof(relic_groff_header, flags), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 28, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "version", offsetof(relic_groff_header, version), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "reserved", offsetof(relic_groff_header, reserved), RELIC_JT_INT, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL, 36, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "header_crc", offsetof(relic_groff_header, header_crc), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 44, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
 };
-static const relic_jt_struct header_json = { header_fields, 11, sizeof(relic_groff_header), _Alignof(relic_groff_header), 0, NULL, NULL };
+static const relic_jt_struct header_json = { header_fields, 11, sizeof(relic_groff_header), _Alignof(relic_groff_header), 0, NULL, NULL, 48, 0, NULL, 1 };
 
 static const relic_jt_field section_fields[] = {
-    { "name", offsetof(relic_groff_section, name), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "flags", offsetof(relic_groff_section, flags), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "data_offset", offsetof(relic_groff_section, data_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "data_size", offsetof(relic_groff_section, data_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "relocation_offset", offsetof(relic_groff_section, relocation_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "relocation_count", offsetof(relic_groff_section, relocation_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "content", offsetof(relic_groff_section, content), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "handle", offsetof(relic_groff_section, handle), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "name", offsetof(relic_groff_section, name), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "flags", offsetof(relic_groff_section, flags), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "data_offset", offsetof(relic_groff_section, data_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "data_size", offsetof(relic_groff_section, data_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "relocation_offset", offsetof(relic_groff_section, relocation_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 17 },
+    { "relocation_count", offsetof(relic_groff_section, relocation_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 16 },
+    { "content", offsetof(relic_groff_section, content), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "handle", offsetof(relic_groff_section, handle), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 28, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
 };
-static const relic_jt_struct section_json = { section_fields, 8, sizeof(relic_groff_section), _Alignof(relic_groff_section), 0, NULL, NULL };
+static const relic_jt_struct section_json = { section_fields, 8, sizeof(relic_groff_section), _Alignof(relic_groff_section), 0, NULL, NULL, 32, 0, NULL, 1 };
+
+static int64_t symbol_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_groff_symbol *m = mv;
+    (void)rv;
+    switch (field) {
+    case 3: return ((int64_t)m->name_length);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field symbol_fields[] = {
-    { "handle", offsetof(relic_groff_symbol, handle), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "name_length", offsetof(relic_groff_symbol, name_length), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "reference_count", offsetof(relic_groff_symbol, reference_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "name", offsetof(relic_groff_symbol, name), RELIC_JT_CHAR, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_groff_symbol, name_count), NULL, NULL, NULL },
+    { "handle", offsetof(relic_groff_symbol, handle), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "name_length", offsetof(relic_groff_symbol, name_length), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "reference_count", offsetof(relic_groff_symbol, reference_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 15 },
+    { "name", offsetof(relic_groff_symbol, name), RELIC_JT_CHAR, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_groff_symbol, name_count), NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
 };
-static const relic_jt_struct symbol_json = { symbol_fields, 4, sizeof(relic_groff_symbol), _Alignof(relic_groff_symbol), 0, NULL, NULL };
+static const relic_jt_struct symbol_json = { symbol_fields, 4, sizeof(relic_groff_symbol), _Alignof(relic_groff_symbol), 0, NULL, NULL, 0, 0, symbol_json_count, 0 };
+
+static int64_t groff_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_groff_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return ((int64_t)m->header.section_count);
+    case 2: return relic_gen_sub(relic_gen_sub(((int64_t)m->header.symbol_table_offset), INT64_C(48)), relic_gen_mul(INT64_C(32), ((int64_t)m->header.section_count)));
+    case 3: return ((int64_t)m->header.symbol_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field groff_fields[] = {
-    { "header", offsetof(relic_groff_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "sections", offsetof(relic_groff_file, sections), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_groff_file, sections_count), &section_json, NULL, NULL },
-    { "data", offsetof(relic_groff_file, data), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_groff_file, data_count), NULL, NULL, NULL },
-    { "symbols", offsetof(relic_groff_file, symbols), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_groff_file, symbols_count), &symbol_json, NULL, NULL },
+    { "header", offsetof(relic_groff_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_groff_view, header), RELIC_JT_NOPOS, 6 },
+    { "sections", offsetof(relic_groff_file, sections), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_groff_file, sections_count), &section_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_groff_view, sections), offsetof(relic_groff_view, sections_count), 8 },
+    { "data", offsetof(relic_groff_file, data), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_groff_file, data_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_groff_view, data), offsetof(relic_groff_view, data_count), 4 },
+    { "symbols", offsetof(relic_groff_file, symbols), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_groff_file, symbols_count), &symbol_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_groff_view, symbols), offsetof(relic_groff_view, symbols_count), 7 },
 };
-static const relic_jt_struct groff_json = { groff_fields, 4, sizeof(relic_groff_file), _Alignof(relic_groff_file), 0, "groff", NULL };
+static const relic_jt_struct groff_json = { groff_fields, 4, sizeof(relic_groff_file), _Alignof(relic_groff_file), 0, "groff", NULL, 0, offsetof(relic_groff_view, values), groff_json_count, 0 };
 
 relic_status relic_groff_json_print(const relic_groff_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&groff_json, m, out, err);
+}
+
+relic_status relic_groff_json_print_view(const relic_groff_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&groff_json, v, out, err);
 }
 
 relic_status relic_groff_json_read(const char *text, size_t len, relic_arena *a, relic_groff_file *out, relic_error *err)
@@ -66,4 +94,6 @@ relic_status relic_groff_json_read(const char *text, size_t len, relic_arena *a,
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_groff_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_groff_json_read(text, size, a, model, err); }
 
-const relic_schema_ops relic_groff_schema_ops = { &relic_groff_ops, json_print_any, json_read_any };
+static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_groff_json_print_view(view, out, err); }
+
+const relic_schema_ops relic_groff_schema_ops = { &relic_groff_ops, json_print_any, json_read_any, json_print_view_any };

@@ -3,65 +3,93 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "pid.h"
 
 static const relic_jt_field header_fields[] = {
-    { "version", offsetof(relic_pid_header, version), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "bump_depth", offsetof(relic_pid_header, bump_depth), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "raster_offset", offsetof(relic_pid_header, raster_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "raster_count", offsetof(relic_pid_header, raster_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "palette_offset", offsetof(relic_pid_header, palette_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "palette_count", offsetof(relic_pid_header, palette_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "first_pageable", offsetof(relic_pid_header, first_pageable), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "nonpageable_size", offsetof(relic_pid_header, nonpageable_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "version", offsetof(relic_pid_header, version), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "bump_depth", offsetof(relic_pid_header, bump_depth), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "raster_offset", offsetof(relic_pid_header, raster_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "raster_count", offsetof(relic_pid_header, raster_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "palette_offset", offsetof(relic_pid_header, palette_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
+    { "palette_count", offsetof(relic_pid_header, palette_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "first_pageable", offsetof(relic_pid_header, first_pageable), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
+    { "nonpageable_size", offsetof(relic_pid_header, nonpageable_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 28, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 16 },
 };
-static const relic_jt_struct header_json = { header_fields, 8, sizeof(relic_pid_header), _Alignof(relic_pid_header), 0, NULL, NULL };
+static const relic_jt_struct header_json = { header_fields, 8, sizeof(relic_pid_header), _Alignof(relic_pid_header), 0, NULL, NULL, 32, 0, NULL, 1 };
 
 static const relic_jt_field colour_fields[] = {
-    { "b", offsetof(relic_pid_colour, b), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "g", offsetof(relic_pid_colour, g), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "r", offsetof(relic_pid_colour, r), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "flags", offsetof(relic_pid_colour, flags), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "b", offsetof(relic_pid_colour, b), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "g", offsetof(relic_pid_colour, g), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, 1, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "r", offsetof(relic_pid_colour, r), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, 2, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "flags", offsetof(relic_pid_colour, flags), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, 3, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
 };
-static const relic_jt_struct colour_json = { colour_fields, 4, sizeof(relic_pid_colour), _Alignof(relic_pid_colour), 1, NULL, NULL };
+static const relic_jt_struct colour_json = { colour_fields, 4, sizeof(relic_pid_colour), _Alignof(relic_pid_colour), 1, NULL, NULL, 4, 0, NULL, 1 };
+
+static int64_t palette_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_pid_palette *m = mv;
+    (void)rv;
+    switch (field) {
+    case 3: return ((int64_t)m->colours_used);
+    case 4: return relic_gen_sub(relic_gen_sub(((int64_t)m->chunk_size), INT64_C(12)), relic_gen_mul(INT64_C(4), ((int64_t)m->colours_used)));
+    default: return 0;
+    }
+}
 
 static const relic_jt_field palette_fields[] = {
-    { "chunk_size", offsetof(relic_pid_palette, chunk_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "colours_used", offsetof(relic_pid_palette, colours_used), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "hash", offsetof(relic_pid_palette, hash), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "colours", offsetof(relic_pid_palette, colours), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_pid_palette, colours_count), &colour_json, NULL, NULL },
-    { "trailer", offsetof(relic_pid_palette, trailer), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_pid_palette, trailer_count), NULL, NULL, NULL },
+    { "chunk_size", offsetof(relic_pid_palette, chunk_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "colours_used", offsetof(relic_pid_palette, colours_used), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "hash", offsetof(relic_pid_palette, hash), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "colours", offsetof(relic_pid_palette, colours), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_pid_palette, colours_count), &colour_json, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "trailer", offsetof(relic_pid_palette, trailer), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_pid_palette, trailer_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
 };
-static const relic_jt_struct palette_json = { palette_fields, 5, sizeof(relic_pid_palette), _Alignof(relic_pid_palette), 0, NULL, NULL };
+static const relic_jt_struct palette_json = { palette_fields, 5, sizeof(relic_pid_palette), _Alignof(relic_pid_palette), 0, NULL, NULL, 0, 0, palette_json_count, 0 };
 
 static const relic_jt_field raster_fields[] = {
-    { "chunk_size", offsetof(relic_pid_raster, chunk_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "swp_offset", offsetof(relic_pid_raster, swp_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "width", offsetof(relic_pid_raster, width), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "height", offsetof(relic_pid_raster, height), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "stride", offsetof(relic_pid_raster, stride), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "bits_per_pixel", offsetof(relic_pid_raster, bits_per_pixel), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "constant_colour", offsetof(relic_pid_raster, constant_colour), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "transparent", offsetof(relic_pid_raster, transparent), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "bump_map", offsetof(relic_pid_raster, bump_map), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "occlusion", offsetof(relic_pid_raster, occlusion), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "palette", offsetof(relic_pid_raster, palette), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "padding", offsetof(relic_pid_raster, padding), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "key", offsetof(relic_pid_raster, key), RELIC_JT_INT, 8, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "chunk_size", offsetof(relic_pid_raster, chunk_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "swp_offset", offsetof(relic_pid_raster, swp_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "width", offsetof(relic_pid_raster, width), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "height", offsetof(relic_pid_raster, height), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "stride", offsetof(relic_pid_raster, stride), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "bits_per_pixel", offsetof(relic_pid_raster, bits_per_pixel), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
+    { "constant_colour", offsetof(relic_pid_raster, constant_colour), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 15 },
+    { "transparent", offsetof(relic_pid_raster, transparent), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL, 28, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "bump_map", offsetof(relic_pid_raster, bump_map), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "occlusion", offsetof(relic_pid_raster, occlusion), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL, 36, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "palette", offsetof(relic_pid_raster, palette), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 40, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "padding", offsetof(relic_pid_raster, padding), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 44, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "key", offsetof(relic_pid_raster, key), RELIC_JT_INT, 8, 0, 0, 0, 0, 0, NULL, NULL, NULL, 48, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 3 },
 };
-static const relic_jt_struct raster_json = { raster_fields, 13, sizeof(relic_pid_raster), _Alignof(relic_pid_raster), 0, NULL, NULL };
+static const relic_jt_struct raster_json = { raster_fields, 13, sizeof(relic_pid_raster), _Alignof(relic_pid_raster), 0, NULL, NULL, 56, 0, NULL, 1 };
+
+static int64_t pid_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_pid_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return ((int64_t)m->header.palette_count);
+    case 2: return ((int64_t)m->header.raster_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field pid_fields[] = {
-    { "header", offsetof(relic_pid_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "palettes", offsetof(relic_pid_file, palettes), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_pid_file, palettes_count), &palette_json, NULL, NULL },
-    { "rasters", offsetof(relic_pid_file, rasters), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_pid_file, rasters_count), &raster_json, NULL, NULL },
+    { "header", offsetof(relic_pid_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_pid_view, header), RELIC_JT_NOPOS, 6 },
+    { "palettes", offsetof(relic_pid_file, palettes), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_pid_file, palettes_count), &palette_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_pid_view, palettes), offsetof(relic_pid_view, palettes_count), 8 },
+    { "rasters", offsetof(relic_pid_file, rasters), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_pid_file, rasters_count), &raster_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_pid_view, rasters), offsetof(relic_pid_view, rasters_count), 7 },
 };
-static const relic_jt_struct pid_json = { pid_fields, 3, sizeof(relic_pid_file), _Alignof(relic_pid_file), 0, "pid", NULL };
+static const relic_jt_struct pid_json = { pid_fields, 3, sizeof(relic_pid_file), _Alignof(relic_pid_file), 0, "pid", NULL, 32, offsetof(relic_pid_view, values), pid_json_count, 0 };
 
 relic_status relic_pid_json_print(const relic_pid_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&pid_json, m, out, err);
+}
+
+relic_status relic_pid_json_print_view(const relic_pid_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&pid_json, v, out, err);
 }
 
 relic_status relic_pid_json_read(const char *text, size_t len, relic_arena *a, relic_pid_file *out, relic_error *err)
@@ -76,4 +104,6 @@ relic_status relic_pid_json_read(const char *text, size_t len, relic_arena *a, r
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_pid_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_pid_json_read(text, size, a, model, err); }
 
-const relic_schema_ops relic_pid_schema_ops = { &relic_pid_ops, json_print_any, json_read_any };
+static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_pid_json_print_view(view, out, err); }
+
+const relic_schema_ops relic_pid_schema_ops = { &relic_pid_ops, json_print_any, json_read_any, json_print_view_any };

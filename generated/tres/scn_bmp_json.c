@@ -3,21 +3,27 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "scn_bmp.h"
 
 static const relic_jt_field bmp_fields[] = {
-    { "magic", offsetof(relic_scn_bmp_file, magic), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 2, 2, 0, NULL, NULL, NULL },
-    { "file_size", offsetof(relic_scn_bmp_file, file_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "reserved", offsetof(relic_scn_bmp_file, reserved), RELIC_JT_INT, 2, 0, 0, 2, 2, 0, NULL, NULL, NULL },
-    { "pixel_offset", offsetof(relic_scn_bmp_file, pixel_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "rest", offsetof(relic_scn_bmp_file, rest), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_scn_bmp_file, rest_count), NULL, NULL, NULL },
+    { "magic", offsetof(relic_scn_bmp_file, magic), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 2, 2, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_scn_bmp_view, magic), offsetof(relic_scn_bmp_view, magic_count), 5 },
+    { "file_size", offsetof(relic_scn_bmp_file, file_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "reserved", offsetof(relic_scn_bmp_file, reserved), RELIC_JT_INT, 2, 0, 0, 2, 2, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_scn_bmp_view, reserved), offsetof(relic_scn_bmp_view, reserved_count), 8 },
+    { "pixel_offset", offsetof(relic_scn_bmp_file, pixel_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "rest", offsetof(relic_scn_bmp_file, rest), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_scn_bmp_file, rest_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_scn_bmp_view, rest), offsetof(relic_scn_bmp_view, rest_count), 4 },
 };
-static const relic_jt_struct bmp_json = { bmp_fields, 5, sizeof(relic_scn_bmp_file), _Alignof(relic_scn_bmp_file), 0, "scn_bmp", NULL };
+static const relic_jt_struct bmp_json = { bmp_fields, 5, sizeof(relic_scn_bmp_file), _Alignof(relic_scn_bmp_file), 0, "scn_bmp", NULL, 0, offsetof(relic_scn_bmp_view, values), NULL, 0 };
 
 relic_status relic_scn_bmp_json_print(const relic_scn_bmp_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&bmp_json, m, out, err);
+}
+
+relic_status relic_scn_bmp_json_print_view(const relic_scn_bmp_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&bmp_json, v, out, err);
 }
 
 relic_status relic_scn_bmp_json_read(const char *text, size_t len, relic_arena *a, relic_scn_bmp_file *out, relic_error *err)

@@ -3,29 +3,35 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "scn_header.h"
 
 static const relic_jt_field path_fields[] = {
-    { "text", offsetof(relic_scn_header_path, text), RELIC_JT_CHAR, 1, 0, 0, 256, 256, 0, NULL, NULL, NULL },
+    { "text", offsetof(relic_scn_header_path, text), RELIC_JT_CHAR, 1, 0, 0, 256, 256, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
 };
-static const relic_jt_struct path_json = { path_fields, 1, sizeof(relic_scn_header_path), _Alignof(relic_scn_header_path), 0, NULL, NULL };
+static const relic_jt_struct path_json = { path_fields, 1, sizeof(relic_scn_header_path), _Alignof(relic_scn_header_path), 0, NULL, NULL, 256, 0, NULL, 1 };
 
 static const relic_jt_field header_fields[] = {
-    { "save_version", offsetof(relic_scn_header_file, save_version), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "grf", offsetof(relic_scn_header_file, grf), RELIC_JT_STRUCT, 0, 0, 0, 5, 5, 0, &path_json, NULL, NULL },
-    { "brief", offsetof(relic_scn_header_file, brief), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "padding", offsetof(relic_scn_header_file, padding), RELIC_JT_INT, 1, 0, 0, 3, 3, 0, NULL, NULL, NULL },
-    { "game_time", offsetof(relic_scn_header_file, game_time), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "animal_version", offsetof(relic_scn_header_file, animal_version), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "real_time", offsetof(relic_scn_header_file, real_time), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "slack", offsetof(relic_scn_header_file, slack), RELIC_JT_BYTES, 1, 0, 0, 48, 48, 0, NULL, NULL, NULL },
+    { "save_version", offsetof(relic_scn_header_file, save_version), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "grf", offsetof(relic_scn_header_file, grf), RELIC_JT_STRUCT, 0, 0, 0, 5, 5, 0, &path_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_scn_header_view, grf), offsetof(relic_scn_header_view, grf_count), 3 },
+    { "brief", offsetof(relic_scn_header_file, brief), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "padding", offsetof(relic_scn_header_file, padding), RELIC_JT_INT, 1, 0, 0, 3, 3, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_scn_header_view, padding), offsetof(relic_scn_header_view, padding_count), 7 },
+    { "game_time", offsetof(relic_scn_header_file, game_time), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "animal_version", offsetof(relic_scn_header_file, animal_version), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
+    { "real_time", offsetof(relic_scn_header_file, real_time), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "slack", offsetof(relic_scn_header_file, slack), RELIC_JT_BYTES, 1, 0, 0, 48, 48, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_scn_header_view, slack), offsetof(relic_scn_header_view, slack_count), 5 },
 };
-static const relic_jt_struct header_json = { header_fields, 8, sizeof(relic_scn_header_file), _Alignof(relic_scn_header_file), 0, "scn_header", NULL };
+static const relic_jt_struct header_json = { header_fields, 8, sizeof(relic_scn_header_file), _Alignof(relic_scn_header_file), 0, "scn_header", NULL, 1348, offsetof(relic_scn_header_view, values), NULL, 1 };
 
 relic_status relic_scn_header_json_print(const relic_scn_header_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&header_json, m, out, err);
+}
+
+relic_status relic_scn_header_json_print_view(const relic_scn_header_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&header_json, v, out, err);
 }
 
 relic_status relic_scn_header_json_read(const char *text, size_t len, relic_arena *a, relic_scn_header_file *out, relic_error *err)

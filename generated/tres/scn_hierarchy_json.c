@@ -3,23 +3,29 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "scn_hierarchy.h"
 
 static const relic_jt_field node_fields[] = {
-    { "id", offsetof(relic_scn_hierarchy_node, id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "parent", offsetof(relic_scn_hierarchy_node, parent), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "id", offsetof(relic_scn_hierarchy_node, id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 2 },
+    { "parent", offsetof(relic_scn_hierarchy_node, parent), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
 };
-static const relic_jt_struct node_json = { node_fields, 2, sizeof(relic_scn_hierarchy_node), _Alignof(relic_scn_hierarchy_node), 1, NULL, NULL };
+static const relic_jt_struct node_json = { node_fields, 2, sizeof(relic_scn_hierarchy_node), _Alignof(relic_scn_hierarchy_node), 1, NULL, NULL, 8, 0, NULL, 1 };
 
 static const relic_jt_field hierarchy_fields[] = {
-    { "nodes", offsetof(relic_scn_hierarchy_file, nodes), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_scn_hierarchy_file, nodes_count), &node_json, NULL, NULL },
+    { "nodes", offsetof(relic_scn_hierarchy_file, nodes), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_scn_hierarchy_file, nodes_count), &node_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_scn_hierarchy_view, nodes), offsetof(relic_scn_hierarchy_view, nodes_count), 5 },
 };
-static const relic_jt_struct hierarchy_json = { hierarchy_fields, 1, sizeof(relic_scn_hierarchy_file), _Alignof(relic_scn_hierarchy_file), 0, "scn_hierarchy", NULL };
+static const relic_jt_struct hierarchy_json = { hierarchy_fields, 1, sizeof(relic_scn_hierarchy_file), _Alignof(relic_scn_hierarchy_file), 0, "scn_hierarchy", NULL, 0, offsetof(relic_scn_hierarchy_view, values), NULL, 0 };
 
 relic_status relic_scn_hierarchy_json_print(const relic_scn_hierarchy_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&hierarchy_json, m, out, err);
+}
+
+relic_status relic_scn_hierarchy_json_print_view(const relic_scn_hierarchy_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&hierarchy_json, v, out, err);
 }
 
 relic_status relic_scn_hierarchy_json_read(const char *text, size_t len, relic_arena *a, relic_scn_hierarchy_file *out, relic_error *err)

@@ -3,35 +3,41 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "scn_instance.h"
 
 static const relic_jt_field vec3f_fields[] = {
-    { "x", offsetof(relic_scn_instance_vec3f, x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "y", offsetof(relic_scn_instance_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "z", offsetof(relic_scn_instance_vec3f, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "x", offsetof(relic_scn_instance_vec3f, x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "y", offsetof(relic_scn_instance_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "z", offsetof(relic_scn_instance_vec3f, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_scn_instance_vec3f), _Alignof(relic_scn_instance_vec3f), 1, NULL, NULL };
+static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_scn_instance_vec3f), _Alignof(relic_scn_instance_vec3f), 1, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field quaternion_fields[] = {
-    { "w", offsetof(relic_scn_instance_quaternion, w), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "x", offsetof(relic_scn_instance_quaternion, x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "y", offsetof(relic_scn_instance_quaternion, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "z", offsetof(relic_scn_instance_quaternion, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "w", offsetof(relic_scn_instance_quaternion, w), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "x", offsetof(relic_scn_instance_quaternion, x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "y", offsetof(relic_scn_instance_quaternion, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "z", offsetof(relic_scn_instance_quaternion, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct quaternion_json = { quaternion_fields, 4, sizeof(relic_scn_instance_quaternion), _Alignof(relic_scn_instance_quaternion), 1, NULL, NULL };
+static const relic_jt_struct quaternion_json = { quaternion_fields, 4, sizeof(relic_scn_instance_quaternion), _Alignof(relic_scn_instance_quaternion), 1, NULL, NULL, 16, 0, NULL, 1 };
 
 static const relic_jt_field instance_fields[] = {
-    { "position", offsetof(relic_scn_instance_file, position), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
-    { "rotation", offsetof(relic_scn_instance_file, rotation), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &quaternion_json, NULL, NULL },
-    { "scale", offsetof(relic_scn_instance_file, scale), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "flags", offsetof(relic_scn_instance_file, flags), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "position", offsetof(relic_scn_instance_file, position), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_scn_instance_view, position), RELIC_JT_NOPOS, 8 },
+    { "rotation", offsetof(relic_scn_instance_file, rotation), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &quaternion_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_scn_instance_view, rotation), RELIC_JT_NOPOS, 8 },
+    { "scale", offsetof(relic_scn_instance_file, scale), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "flags", offsetof(relic_scn_instance_file, flags), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
 };
-static const relic_jt_struct instance_json = { instance_fields, 4, sizeof(relic_scn_instance_file), _Alignof(relic_scn_instance_file), 0, "scn_instance", NULL };
+static const relic_jt_struct instance_json = { instance_fields, 4, sizeof(relic_scn_instance_file), _Alignof(relic_scn_instance_file), 0, "scn_instance", NULL, 36, offsetof(relic_scn_instance_view, values), NULL, 1 };
 
 relic_status relic_scn_instance_json_print(const relic_scn_instance_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&instance_json, m, out, err);
+}
+
+relic_status relic_scn_instance_json_print_view(const relic_scn_instance_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&instance_json, v, out, err);
 }
 
 relic_status relic_scn_instance_json_read(const char *text, size_t len, relic_arena *a, relic_scn_instance_file *out, relic_error *err)

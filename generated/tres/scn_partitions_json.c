@@ -3,32 +3,38 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "scn_partitions.h"
 
 static const relic_jt_field vec3f_fields[] = {
-    { "x", offsetof(relic_scn_partitions_vec3f, x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "y", offsetof(relic_scn_partitions_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "z", offsetof(relic_scn_partitions_vec3f, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "x", offsetof(relic_scn_partitions_vec3f, x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "y", offsetof(relic_scn_partitions_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "z", offsetof(relic_scn_partitions_vec3f, z), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_scn_partitions_vec3f), _Alignof(relic_scn_partitions_vec3f), 1, NULL, NULL };
+static const relic_jt_struct vec3f_json = { vec3f_fields, 3, sizeof(relic_scn_partitions_vec3f), _Alignof(relic_scn_partitions_vec3f), 1, NULL, NULL, 12, 0, NULL, 1 };
 
 static const relic_jt_field partition_fields[] = {
-    { "flags", offsetof(relic_scn_partitions_partition, flags), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "position", offsetof(relic_scn_partitions_partition, position), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
-    { "size", offsetof(relic_scn_partitions_partition, size), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL },
+    { "flags", offsetof(relic_scn_partitions_partition, flags), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "position", offsetof(relic_scn_partitions_partition, position), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "size", offsetof(relic_scn_partitions_partition, size), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &vec3f_json, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
 };
-static const relic_jt_struct partition_json = { partition_fields, 3, sizeof(relic_scn_partitions_partition), _Alignof(relic_scn_partitions_partition), 0, NULL, NULL };
+static const relic_jt_struct partition_json = { partition_fields, 3, sizeof(relic_scn_partitions_partition), _Alignof(relic_scn_partitions_partition), 0, NULL, NULL, 28, 0, NULL, 1 };
 
 static const relic_jt_field partitions_fields[] = {
-    { "kind", offsetof(relic_scn_partitions_file, kind), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "entries", offsetof(relic_scn_partitions_file, entries), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_scn_partitions_file, entries_count), &partition_json, NULL, NULL },
+    { "kind", offsetof(relic_scn_partitions_file, kind), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "entries", offsetof(relic_scn_partitions_file, entries), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_scn_partitions_file, entries_count), &partition_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_scn_partitions_view, entries), offsetof(relic_scn_partitions_view, entries_count), 7 },
 };
-static const relic_jt_struct partitions_json = { partitions_fields, 2, sizeof(relic_scn_partitions_file), _Alignof(relic_scn_partitions_file), 0, "scn_partitions", NULL };
+static const relic_jt_struct partitions_json = { partitions_fields, 2, sizeof(relic_scn_partitions_file), _Alignof(relic_scn_partitions_file), 0, "scn_partitions", NULL, 0, offsetof(relic_scn_partitions_view, values), NULL, 0 };
 
 relic_status relic_scn_partitions_json_print(const relic_scn_partitions_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&partitions_json, m, out, err);
+}
+
+relic_status relic_scn_partitions_json_print_view(const relic_scn_partitions_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&partitions_json, v, out, err);
 }
 
 relic_status relic_scn_partitions_json_read(const char *text, size_t len, relic_arena *a, relic_scn_partitions_file *out, relic_error *err)

@@ -3,17 +3,23 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "scn_text.h"
 
 static const relic_jt_field text_fields[] = {
-    { "text", offsetof(relic_scn_text_file, text), RELIC_JT_CHAR, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_scn_text_file, text_count), NULL, NULL, NULL },
+    { "text", offsetof(relic_scn_text_file, text), RELIC_JT_CHAR, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_scn_text_file, text_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_scn_text_view, text), offsetof(relic_scn_text_view, text_count), 4 },
 };
-static const relic_jt_struct text_json = { text_fields, 1, sizeof(relic_scn_text_file), _Alignof(relic_scn_text_file), 0, "scn_text", NULL };
+static const relic_jt_struct text_json = { text_fields, 1, sizeof(relic_scn_text_file), _Alignof(relic_scn_text_file), 0, "scn_text", NULL, 0, offsetof(relic_scn_text_view, values), NULL, 0 };
 
 relic_status relic_scn_text_json_print(const relic_scn_text_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&text_json, m, out, err);
+}
+
+relic_status relic_scn_text_json_print_view(const relic_scn_text_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&text_json, v, out, err);
 }
 
 relic_status relic_scn_text_json_read(const char *text, size_t len, relic_arena *a, relic_scn_text_file *out, relic_error *err)

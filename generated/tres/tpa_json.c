@@ -3,44 +3,45 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "tpa.h"
 
 static const relic_jt_field header_fields[] = {
-    { "version", offsetof(relic_tpa_header, version), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "sample_count", offsetof(relic_tpa_header, sample_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "id_table_offset", offsetof(relic_tpa_header, id_table_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "collision_count", offsetof(relic_tpa_header, collision_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "collision_offset", offsetof(relic_tpa_header, collision_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "id_count", offsetof(relic_tpa_header, id_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "version", offsetof(relic_tpa_header, version), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "sample_count", offsetof(relic_tpa_header, sample_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "id_table_offset", offsetof(relic_tpa_header, id_table_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 15 },
+    { "collision_count", offsetof(relic_tpa_header, collision_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 15 },
+    { "collision_offset", offsetof(relic_tpa_header, collision_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 16 },
+    { "id_count", offsetof(relic_tpa_header, id_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
 };
-static const relic_jt_struct header_json = { header_fields, 6, sizeof(relic_tpa_header), _Alignof(relic_tpa_header), 0, NULL, NULL };
+static const relic_jt_struct header_json = { header_fields, 6, sizeof(relic_tpa_header), _Alignof(relic_tpa_header), 0, NULL, NULL, 24, 0, NULL, 1 };
 
 static const relic_jt_field sample_header_fields[] = {
-    { "magic", offsetof(relic_tpa_sample_header, magic), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL },
-    { "version", offsetof(relic_tpa_sample_header, version), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "data_offset", offsetof(relic_tpa_sample_header, data_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "block_align", offsetof(relic_tpa_sample_header, block_align), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "data_size", offsetof(relic_tpa_sample_header, data_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "decoded_size", offsetof(relic_tpa_sample_header, decoded_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "sample_rate", offsetof(relic_tpa_sample_header, sample_rate), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "bits", offsetof(relic_tpa_sample_header, bits), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "channels", offsetof(relic_tpa_sample_header, channels), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "compression", offsetof(relic_tpa_sample_header, compression), RELIC_JT_ENUM, 1, 0, 0, 0, 0, 0, NULL, relic_tpa_compression_name, relic_tpa_compression_from_name },
-    { "flags", offsetof(relic_tpa_sample_header, flags), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "caption_offset", offsetof(relic_tpa_sample_header, caption_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "magic", offsetof(relic_tpa_sample_header, magic), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "version", offsetof(relic_tpa_sample_header, version), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "data_offset", offsetof(relic_tpa_sample_header, data_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "block_align", offsetof(relic_tpa_sample_header, block_align), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "data_size", offsetof(relic_tpa_sample_header, data_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "decoded_size", offsetof(relic_tpa_sample_header, decoded_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "sample_rate", offsetof(relic_tpa_sample_header, sample_rate), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "bits", offsetof(relic_tpa_sample_header, bits), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, 28, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "channels", offsetof(relic_tpa_sample_header, channels), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, 29, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "compression", offsetof(relic_tpa_sample_header, compression), RELIC_JT_ENUM, 1, 0, 0, 0, 0, 0, NULL, relic_tpa_compression_name, relic_tpa_compression_from_name, 30, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "flags", offsetof(relic_tpa_sample_header, flags), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, 31, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "caption_offset", offsetof(relic_tpa_sample_header, caption_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
 };
-static const relic_jt_struct sample_header_json = { sample_header_fields, 12, sizeof(relic_tpa_sample_header), _Alignof(relic_tpa_sample_header), 0, NULL, NULL };
+static const relic_jt_struct sample_header_json = { sample_header_fields, 12, sizeof(relic_tpa_sample_header), _Alignof(relic_tpa_sample_header), 0, NULL, NULL, 36, 0, NULL, 1 };
 
 static const relic_jt_field id_entry_fields[] = {
-    { "sound_id", offsetof(relic_tpa_id_entry, sound_id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "sample_offset", offsetof(relic_tpa_id_entry, sample_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "sample_length", offsetof(relic_tpa_id_entry, sample_length), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "attenuation", offsetof(relic_tpa_id_entry, attenuation), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "master_volume", offsetof(relic_tpa_id_entry, master_volume), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "header", offsetof(relic_tpa_id_entry, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &sample_header_json, NULL, NULL },
+    { "sound_id", offsetof(relic_tpa_id_entry, sound_id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "sample_offset", offsetof(relic_tpa_id_entry, sample_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "sample_length", offsetof(relic_tpa_id_entry, sample_length), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "attenuation", offsetof(relic_tpa_id_entry, attenuation), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "master_volume", offsetof(relic_tpa_id_entry, master_volume), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "header", offsetof(relic_tpa_id_entry, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &sample_header_json, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
 };
-static const relic_jt_struct id_entry_json = { id_entry_fields, 6, sizeof(relic_tpa_id_entry), _Alignof(relic_tpa_id_entry), 0, NULL, NULL };
+static const relic_jt_struct id_entry_json = { id_entry_fields, 6, sizeof(relic_tpa_id_entry), _Alignof(relic_tpa_id_entry), 0, NULL, NULL, 56, 0, NULL, 1 };
 
 static int sample_json_has(const void *mv, const void *rv, size_t field)
 {
@@ -57,58 +58,89 @@ static int sample_json_has(const void *mv, const void *rv, size_t field)
     }
 }
 
+static int64_t sample_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_tpa_sample *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36));
+    case 4: return relic_gen_sub(((int64_t)m->caption_length), INT64_C(4));
+    case 5: return relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length));
+    case 6: return relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36));
+    case 7: return ((int64_t)m->header.data_size);
+    default: return 0;
+    }
+}
+
 static const relic_jt_field sample_fields[] = {
-    { "header", offsetof(relic_tpa_sample, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &sample_header_json, NULL, NULL },
-    { "caption_gap", offsetof(relic_tpa_sample, caption_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_sample, caption_gap_count), NULL, NULL, NULL },
-    { "caption_length", offsetof(relic_tpa_sample, caption_length), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "caption_count", offsetof(relic_tpa_sample, caption_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "caption_text", offsetof(relic_tpa_sample, caption_text), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_sample, caption_text_count), NULL, NULL, NULL },
-    { "caption_data_gap", offsetof(relic_tpa_sample, caption_data_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_sample, caption_data_gap_count), NULL, NULL, NULL },
-    { "data_gap", offsetof(relic_tpa_sample, data_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_sample, data_gap_count), NULL, NULL, NULL },
-    { "data", offsetof(relic_tpa_sample, data), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_sample, data_count), NULL, NULL, NULL },
+    { "header", offsetof(relic_tpa_sample, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &sample_header_json, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "caption_gap", offsetof(relic_tpa_sample, caption_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_sample, caption_gap_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "caption_length", offsetof(relic_tpa_sample, caption_length), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
+    { "caption_count", offsetof(relic_tpa_sample, caption_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "caption_text", offsetof(relic_tpa_sample, caption_text), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_sample, caption_text_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "caption_data_gap", offsetof(relic_tpa_sample, caption_data_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_sample, caption_data_gap_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 16 },
+    { "data_gap", offsetof(relic_tpa_sample, data_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_sample, data_gap_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "data", offsetof(relic_tpa_sample, data), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_sample, data_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
 };
-static const relic_jt_struct sample_json = { sample_fields, 8, sizeof(relic_tpa_sample), _Alignof(relic_tpa_sample), 0, NULL, sample_json_has };
+static const relic_jt_struct sample_json = { sample_fields, 8, sizeof(relic_tpa_sample), _Alignof(relic_tpa_sample), 0, NULL, sample_json_has, 0, 0, sample_json_count, 0 };
 
 static const relic_jt_field transfer_function_fields[] = {
-    { "volume_max", offsetof(relic_tpa_transfer_function, volume_max), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "volume_min", offsetof(relic_tpa_transfer_function, volume_min), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "volume_slope", offsetof(relic_tpa_transfer_function, volume_slope), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "volume_intercept", offsetof(relic_tpa_transfer_function, volume_intercept), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "pitch_max", offsetof(relic_tpa_transfer_function, pitch_max), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "pitch_min", offsetof(relic_tpa_transfer_function, pitch_min), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "pitch_slope", offsetof(relic_tpa_transfer_function, pitch_slope), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "pitch_intercept", offsetof(relic_tpa_transfer_function, pitch_intercept), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "attenuation", offsetof(relic_tpa_transfer_function, attenuation), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "min_velocity", offsetof(relic_tpa_transfer_function, min_velocity), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "volume_max", offsetof(relic_tpa_transfer_function, volume_max), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "volume_min", offsetof(relic_tpa_transfer_function, volume_min), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "volume_slope", offsetof(relic_tpa_transfer_function, volume_slope), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "volume_intercept", offsetof(relic_tpa_transfer_function, volume_intercept), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 16 },
+    { "pitch_max", offsetof(relic_tpa_transfer_function, pitch_max), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "pitch_min", offsetof(relic_tpa_transfer_function, pitch_min), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "pitch_slope", offsetof(relic_tpa_transfer_function, pitch_slope), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "pitch_intercept", offsetof(relic_tpa_transfer_function, pitch_intercept), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 28, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 15 },
+    { "attenuation", offsetof(relic_tpa_transfer_function, attenuation), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "min_velocity", offsetof(relic_tpa_transfer_function, min_velocity), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 36, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
 };
-static const relic_jt_struct transfer_function_json = { transfer_function_fields, 10, sizeof(relic_tpa_transfer_function), _Alignof(relic_tpa_transfer_function), 0, NULL, NULL };
+static const relic_jt_struct transfer_function_json = { transfer_function_fields, 10, sizeof(relic_tpa_transfer_function), _Alignof(relic_tpa_transfer_function), 0, NULL, NULL, 40, 0, NULL, 1 };
 
 static const relic_jt_field collision_fields[] = {
-    { "material_low", offsetof(relic_tpa_collision, material_low), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "material_high", offsetof(relic_tpa_collision, material_high), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "samples", offsetof(relic_tpa_collision, samples), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "min_delay", offsetof(relic_tpa_collision, min_delay), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "last_used", offsetof(relic_tpa_collision, last_used), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "impact_1", offsetof(relic_tpa_collision, impact_1), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "impact_2", offsetof(relic_tpa_collision, impact_2), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "slide", offsetof(relic_tpa_collision, slide), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "impact_1_tf", offsetof(relic_tpa_collision, impact_1_tf), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &transfer_function_json, NULL, NULL },
-    { "impact_2_tf", offsetof(relic_tpa_collision, impact_2_tf), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &transfer_function_json, NULL, NULL },
-    { "slide_tf", offsetof(relic_tpa_collision, slide_tf), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &transfer_function_json, NULL, NULL },
+    { "material_low", offsetof(relic_tpa_collision, material_low), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "material_high", offsetof(relic_tpa_collision, material_high), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "samples", offsetof(relic_tpa_collision, samples), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "min_delay", offsetof(relic_tpa_collision, min_delay), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "last_used", offsetof(relic_tpa_collision, last_used), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "impact_1", offsetof(relic_tpa_collision, impact_1), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 20, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "impact_2", offsetof(relic_tpa_collision, impact_2), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "slide", offsetof(relic_tpa_collision, slide), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 28, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "impact_1_tf", offsetof(relic_tpa_collision, impact_1_tf), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &transfer_function_json, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "impact_2_tf", offsetof(relic_tpa_collision, impact_2_tf), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &transfer_function_json, NULL, NULL, 72, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "slide_tf", offsetof(relic_tpa_collision, slide_tf), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &transfer_function_json, NULL, NULL, 112, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
 };
-static const relic_jt_struct collision_json = { collision_fields, 11, sizeof(relic_tpa_collision), _Alignof(relic_tpa_collision), 0, NULL, NULL };
+static const relic_jt_struct collision_json = { collision_fields, 11, sizeof(relic_tpa_collision), _Alignof(relic_tpa_collision), 0, NULL, NULL, 152, 0, NULL, 1 };
+
+static int64_t tpa_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_tpa_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return ((int64_t)m->header.id_count);
+    case 2: return ((int64_t)m->header.sample_count);
+    case 3: return ((int64_t)m->header.collision_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field tpa_fields[] = {
-    { "header", offsetof(relic_tpa_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "ids", offsetof(relic_tpa_file, ids), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_file, ids_count), &id_entry_json, NULL, NULL },
-    { "samples", offsetof(relic_tpa_file, samples), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_file, samples_count), &sample_json, NULL, NULL },
-    { "collisions", offsetof(relic_tpa_file, collisions), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_file, collisions_count), &collision_json, NULL, NULL },
+    { "header", offsetof(relic_tpa_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_tpa_view, header), RELIC_JT_NOPOS, 6 },
+    { "ids", offsetof(relic_tpa_file, ids), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_file, ids_count), &id_entry_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_tpa_view, ids), offsetof(relic_tpa_view, ids_count), 3 },
+    { "samples", offsetof(relic_tpa_file, samples), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_file, samples_count), &sample_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_tpa_view, samples), offsetof(relic_tpa_view, samples_count), 7 },
+    { "collisions", offsetof(relic_tpa_file, collisions), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_file, collisions_count), &collision_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_tpa_view, collisions), offsetof(relic_tpa_view, collisions_count), 10 },
 };
-static const relic_jt_struct tpa_json = { tpa_fields, 4, sizeof(relic_tpa_file), _Alignof(relic_tpa_file), 0, "tpa", NULL };
+static const relic_jt_struct tpa_json = { tpa_fields, 4, sizeof(relic_tpa_file), _Alignof(relic_tpa_file), 0, "tpa", NULL, 0, offsetof(relic_tpa_view, values), tpa_json_count, 0 };
 
 relic_status relic_tpa_json_print(const relic_tpa_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&tpa_json, m, out, err);
+}
+
+relic_status relic_tpa_json_print_view(const relic_tpa_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&tpa_json, v, out, err);
 }
 
 relic_status relic_tpa_json_read(const char *text, size_t len, relic_arena *a, relic_tpa_file *out, relic_error *err)
@@ -123,4 +155,6 @@ relic_status relic_tpa_json_read(const char *text, size_t len, relic_arena *a, r
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_tpa_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_tpa_json_read(text, size, a, model, err); }
 
-const relic_schema_ops relic_tpa_schema_ops = { &relic_tpa_ops, json_print_any, json_read_any };
+static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_tpa_json_print_view(view, out, err); }
+
+const relic_schema_ops relic_tpa_schema_ops = { &relic_tpa_ops, json_print_any, json_read_any, json_print_view_any };

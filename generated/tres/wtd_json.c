@@ -3,56 +3,62 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "wtd.h"
 
 static const relic_jt_field quad_rect_fields[] = {
-    { "start_x", offsetof(relic_wtd_quad_rect, start_x), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "start_y", offsetof(relic_wtd_quad_rect, start_y), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "size_x", offsetof(relic_wtd_quad_rect, size_x), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "size_y", offsetof(relic_wtd_quad_rect, size_y), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "start_x", offsetof(relic_wtd_quad_rect, start_x), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "start_y", offsetof(relic_wtd_quad_rect, start_y), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "size_x", offsetof(relic_wtd_quad_rect, size_x), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "size_y", offsetof(relic_wtd_quad_rect, size_y), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
 };
-static const relic_jt_struct quad_rect_json = { quad_rect_fields, 4, sizeof(relic_wtd_quad_rect), _Alignof(relic_wtd_quad_rect), 0, NULL, NULL };
+static const relic_jt_struct quad_rect_json = { quad_rect_fields, 4, sizeof(relic_wtd_quad_rect), _Alignof(relic_wtd_quad_rect), 0, NULL, NULL, 16, 0, NULL, 1 };
 
 static const relic_jt_field world_rect_fields[] = {
-    { "start_x", offsetof(relic_wtd_world_rect, start_x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "start_y", offsetof(relic_wtd_world_rect, start_y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "size_x", offsetof(relic_wtd_world_rect, size_x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "size_y", offsetof(relic_wtd_world_rect, size_y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "start_x", offsetof(relic_wtd_world_rect, start_x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "start_y", offsetof(relic_wtd_world_rect, start_y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "size_x", offsetof(relic_wtd_world_rect, size_x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "size_y", offsetof(relic_wtd_world_rect, size_y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
 };
-static const relic_jt_struct world_rect_json = { world_rect_fields, 4, sizeof(relic_wtd_world_rect), _Alignof(relic_wtd_world_rect), 0, NULL, NULL };
+static const relic_jt_struct world_rect_json = { world_rect_fields, 4, sizeof(relic_wtd_world_rect), _Alignof(relic_wtd_world_rect), 0, NULL, NULL, 16, 0, NULL, 1 };
 
 static const relic_jt_field linear_fields[] = {
-    { "scale", offsetof(relic_wtd_linear, scale), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "offset", offsetof(relic_wtd_linear, offset), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "scale", offsetof(relic_wtd_linear, scale), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "offset", offsetof(relic_wtd_linear, offset), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 4, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
 };
-static const relic_jt_struct linear_json = { linear_fields, 2, sizeof(relic_wtd_linear), _Alignof(relic_wtd_linear), 1, NULL, NULL };
+static const relic_jt_struct linear_json = { linear_fields, 2, sizeof(relic_wtd_linear), _Alignof(relic_wtd_linear), 1, NULL, NULL, 8, 0, NULL, 1 };
 
 static const relic_jt_field mapping_fields[] = {
-    { "quad_extents", offsetof(relic_wtd_mapping, quad_extents), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &quad_rect_json, NULL, NULL },
-    { "world_extents", offsetof(relic_wtd_mapping, world_extents), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &world_rect_json, NULL, NULL },
-    { "quad_to_world_x", offsetof(relic_wtd_mapping, quad_to_world_x), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &linear_json, NULL, NULL },
-    { "quad_to_world_y", offsetof(relic_wtd_mapping, quad_to_world_y), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &linear_json, NULL, NULL },
-    { "world_to_quad_x", offsetof(relic_wtd_mapping, world_to_quad_x), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &linear_json, NULL, NULL },
-    { "world_to_quad_y", offsetof(relic_wtd_mapping, world_to_quad_y), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &linear_json, NULL, NULL },
-    { "world_to_coef", offsetof(relic_wtd_mapping, world_to_coef), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "coef_to_world", offsetof(relic_wtd_mapping, coef_to_world), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "coef_to_quad", offsetof(relic_wtd_mapping, coef_to_quad), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "quad_extents", offsetof(relic_wtd_mapping, quad_extents), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &quad_rect_json, NULL, NULL, 0, 1, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "world_extents", offsetof(relic_wtd_mapping, world_extents), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &world_rect_json, NULL, NULL, 16, 1, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "quad_to_world_x", offsetof(relic_wtd_mapping, quad_to_world_x), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &linear_json, NULL, NULL, 32, 1, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 15 },
+    { "quad_to_world_y", offsetof(relic_wtd_mapping, quad_to_world_y), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &linear_json, NULL, NULL, 40, 1, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 15 },
+    { "world_to_quad_x", offsetof(relic_wtd_mapping, world_to_quad_x), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &linear_json, NULL, NULL, 48, 1, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 15 },
+    { "world_to_quad_y", offsetof(relic_wtd_mapping, world_to_quad_y), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &linear_json, NULL, NULL, 56, 1, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 15 },
+    { "world_to_coef", offsetof(relic_wtd_mapping, world_to_coef), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 64, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "coef_to_world", offsetof(relic_wtd_mapping, coef_to_world), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 68, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "coef_to_quad", offsetof(relic_wtd_mapping, coef_to_quad), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 72, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
 };
-static const relic_jt_struct mapping_json = { mapping_fields, 9, sizeof(relic_wtd_mapping), _Alignof(relic_wtd_mapping), 0, NULL, NULL };
+static const relic_jt_struct mapping_json = { mapping_fields, 9, sizeof(relic_wtd_mapping), _Alignof(relic_wtd_mapping), 0, NULL, NULL, 76, 0, NULL, 1 };
 
 static const relic_jt_field wtd_fields[] = {
-    { "version", offsetof(relic_wtd_file, version), RELIC_JT_INT, 2, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "node_count", offsetof(relic_wtd_file, node_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "vertex_count", offsetof(relic_wtd_file, vertex_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "root_coefficient", offsetof(relic_wtd_file, root_coefficient), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "mapping", offsetof(relic_wtd_file, mapping), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &mapping_json, NULL, NULL },
+    { "version", offsetof(relic_wtd_file, version), RELIC_JT_INT, 2, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 1, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "node_count", offsetof(relic_wtd_file, node_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 1, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "vertex_count", offsetof(relic_wtd_file, vertex_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 1, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "root_coefficient", offsetof(relic_wtd_file, root_coefficient), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 1, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 16 },
+    { "mapping", offsetof(relic_wtd_file, mapping), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &mapping_json, NULL, NULL, RELIC_JT_NOPOS, 1, offsetof(relic_wtd_view, mapping), RELIC_JT_NOPOS, 7 },
 };
-static const relic_jt_struct wtd_json = { wtd_fields, 5, sizeof(relic_wtd_file), _Alignof(relic_wtd_file), 0, "wtd", NULL };
+static const relic_jt_struct wtd_json = { wtd_fields, 5, sizeof(relic_wtd_file), _Alignof(relic_wtd_file), 0, "wtd", NULL, 90, offsetof(relic_wtd_view, values), NULL, 1 };
 
 relic_status relic_wtd_json_print(const relic_wtd_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&wtd_json, m, out, err);
+}
+
+relic_status relic_wtd_json_print_view(const relic_wtd_view *v, relic_buf *out, relic_error *err)
+{
+    return relic_jt_print_view_doc(&wtd_json, v, out, err);
 }
 
 relic_status relic_wtd_json_read(const char *text, size_t len, relic_arena *a, relic_wtd_file *out, relic_error *err)
@@ -67,4 +73,6 @@ relic_status relic_wtd_json_read(const char *text, size_t len, relic_arena *a, r
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_wtd_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_wtd_json_read(text, size, a, model, err); }
 
-const relic_schema_ops relic_wtd_schema_ops = { &relic_wtd_ops, json_print_any, json_read_any };
+static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_wtd_json_print_view(view, out, err); }
+
+const relic_schema_ops relic_wtd_schema_ops = { &relic_wtd_ops, json_print_any, json_read_any, json_print_view_any };

@@ -149,6 +149,23 @@ static uint8_t *grow(relic_buf *b, size_t n)
     return p;
 }
 
+uint8_t *relic_buf_reserve(relic_buf *b, size_t n)
+{
+    if (b == NULL)
+        return NULL;
+    if (b->sink != NULL && b->size != 0 && b->size + n > b->chunk && relic_buf_flush(b) != 0)
+        return NULL;
+    if (!room_for(b, n) || !reserve(b, b->size + n))
+        return NULL;
+    return b->data + b->size;
+}
+
+void relic_buf_commit(relic_buf *b, size_t n)
+{
+    if (b != NULL && !b->failed && n <= b->cap - b->size)
+        b->size += n;
+}
+
 uint8_t *relic_buf_extend(relic_buf *b, size_t n)
 {
     uint8_t *p;

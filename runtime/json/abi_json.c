@@ -86,8 +86,12 @@ static int groff_from_json(const char *json, size_t size, relic_arena *a, relic_
 static int schema_to_json(const relic_schema_ops *s, const uint8_t *data, size_t size, relic_arena *a, relic_buf *out,
                           relic_error *err)
 {
-    void *m = NULL;
-    return relic_gen_ops_load(s->gen, data, size, a, &m, err) != RELIC_OK || s->json_print(m, out, err) != RELIC_OK;
+    const relic_gen_ops *g = s->gen;
+    void *v = relic_arena_alloc(a, g->view_size, 16), *m = s->json_print_view ? v : relic_arena_alloc(a, g->model_size, 16);
+    if (!v || !m) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory") != RELIC_OK;
+    if (g->validate(data, size, v, err) != RELIC_OK) return 1;
+    if (s->json_print_view) return s->json_print_view(v, out, err) != RELIC_OK; /* no decoded copy */
+    return g->decode(v, a, m, err) != RELIC_OK || s->json_print(m, out, err) != RELIC_OK;
 }
 
 static int schema_from_json(const relic_schema_ops *s, const char *json, size_t size, relic_arena *a, relic_buf *out,

@@ -29,9 +29,16 @@ enum {
 
 typedef struct relic_jt_struct relic_jt_struct;
 
+/** pos of a member whose place in the file is not a constant. */
+#define RELIC_JT_NOPOS UINT32_MAX
+
 /** One member: its JSON (and C) name, where it is in the model, and what it holds.
  *  n: elements of the fixed dimensions (0 for a scalar); dim0: the outer fixed
- *  dimension (the JSON array length of a fixed array). */
+ *  dimension (the JSON array length of a fixed array). For printing from the
+ *  validated view: pos, the member's byte position in its struct in the file
+ *  (RELIC_JT_NOPOS when it varies), be, whether it is stored big-endian, and,
+ *  for a root member the view holds by pointer, view_off and view_count_off:
+ *  where the view keeps that pointer and its element count. */
 typedef struct relic_jt_field {
     const char *name;
     uint32_t offset;
@@ -45,11 +52,18 @@ typedef struct relic_jt_field {
     const relic_jt_struct *sub;
     const char *(*name_of)(int64_t value);
     int (*from_name)(const char *name, int64_t *value);
+    uint32_t pos;
+    uint8_t be;
+    uint32_t view_off, view_count_off;
+    uint32_t name_len; /* strlen(name) */
 } relic_jt_field;
 
 /** One struct: its members, its C size and alignment, whether it prints as
- *  an array (tuple), the format name printed first (root only), and which
- *  members a branch of the schema holds (has; NULL when all are present). */
+ *  an array (tuple), the format name printed first (root only), which
+ *  members a branch of the schema holds (has; NULL when all are present),
+ *  its byte size in the file (fsize; 0 when it varies), for the root,
+ *  where the view keeps the decoded root scalars (view_values), and for a
+ *  struct printed by walking its bytes, the counts of its counted members. */
 struct relic_jt_struct {
     const relic_jt_field *fields;
     uint32_t nfields;
@@ -57,10 +71,18 @@ struct relic_jt_struct {
     int tuple;
     const char *format;
     int (*has)(const void *m, const void *root, size_t field);
+    uint32_t fsize;
+    uint32_t view_values;
+    /* the element count of counted member `field`, from the members before
+     * it (m) and the root's scalars (root); NULL when none is counted */
+    int64_t (*count)(const void *m, const void *root, size_t field);
+    int fixed; /* printable from its bytes as they lie: fixed layout, no branches */
 };
 
-/** Print model m (a struct of type t; root the whole model) at depth. */
-void relic_jt_print(relic_buf *o, const relic_jt_struct *t, const void *m, const void *root, int depth);
+/** Scratch bytes of the printer for the model of a struct whose place of each
+ *  member it finds by walking (relic-gen checks that its model fits). */
+#define RELIC_JT_SCRATCH 4096
+
 /** Read JSON value obj into model m (zeroed by the caller; root the whole model
  *  being read), arrays from r->arena. Errors name the JSON path. */
 relic_status relic_jt_read(relic_jr *r, const relic_jt_struct *t, const relic_jv *obj, void *m, const void *root);
@@ -68,6 +90,11 @@ relic_status relic_jt_read(relic_jr *r, const relic_jt_struct *t, const relic_jv
 /** The whole document: print root model m and a newline; RELIC_E_NOMEM when
  *  out could not grow. */
 relic_status relic_jt_print_doc(const relic_jt_struct *t, const void *m, relic_buf *out, relic_error *err);
+/** The whole document from a validated view (the generated relic_F_view of
+ *  the root t): the same text
+ *  as relic_jt_print_doc of its decoded model, read straight from the bytes
+ *  the view points into, with no copy. RELIC_E_NOMEM when out could not grow. */
+relic_status relic_jt_print_view_doc(const relic_jt_struct *t, const void *view, relic_buf *out, relic_error *err);
 /** Parse text and read it into root model out (t->size bytes, zeroed first)
  *  with arrays in a; its "format" member, when present, must be t->format. */
 relic_status relic_jt_read_doc(const relic_jt_struct *t, const char *text, size_t len, relic_arena *a, void *out,

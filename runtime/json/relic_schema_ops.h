@@ -17,6 +17,9 @@ typedef struct relic_schema_ops {
     const relic_gen_ops *gen;
     relic_status (*json_print)(const void *model, relic_buf *out, relic_error *err);
     relic_status (*json_read)(const char *text, size_t size, relic_arena *a, void *model, relic_error *err);
+    /* the same JSON as json_print of the decoded model, printed from the
+     * validated view (no decode); NULL for a format that cannot */
+    relic_status (*json_print_view)(const void *view, relic_buf *out, relic_error *err);
 } relic_schema_ops;
 
 #endif

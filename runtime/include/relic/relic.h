@@ -290,6 +290,14 @@ void relic_buf_free(relic_buf *b);
  *  n) or NULL on failure (sets failed). The bytes are zero-filled. */
 uint8_t *relic_buf_extend(relic_buf *b, size_t n);
 void relic_buf_append(relic_buf *b, const void *p, size_t n);
+/** Room for n more bytes without adding them (a printer's window): returns
+ *  a pointer to the spare capacity at data + size, or NULL on failure (sets
+ *  failed, as an append of n bytes would). A sink buffer hands its content
+ *  on first when n would take it past its chunk. Follow with
+ *  relic_buf_commit of the bytes written (at most n). */
+uint8_t *relic_buf_reserve(relic_buf *b, size_t n);
+/** Add n bytes written at data + size after relic_buf_reserve. */
+void relic_buf_commit(relic_buf *b, size_t n);
 void relic_buf_puts(relic_buf *b, const char *s);
 void relic_buf_printf(relic_buf *b, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -233,6 +233,10 @@ relic_status relic_gen_ops_check(const relic_gen_ops *ops, const uint8_t *data, 
 /* The shortest decimal text of v that strtof reads back to v (NUL-terminated
  * in out; returns its length). Finite values only. runtime/core/float_text.c. */
 size_t relic_f32_shortest(float v, char out[48]);
+/* The same text by the slow path alone (candidates in double arithmetic,
+ * close calls confirmed with strtof): the reference the fast path is
+ * checked against over every float (tests/bench/bench_float_text.c). */
+size_t relic_f32_shortest_slow(float v, char out[48]);
 
 /* JSON output helpers. */
 void relic_json_f32(relic_buf *o, float v); /* shortest exact form; non-finite as "0x%08x" bits */

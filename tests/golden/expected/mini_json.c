@@ -3,31 +3,32 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
+#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "mini.h"
 
 static const relic_jt_field point_fields[] = {
-    { "x", offsetof(relic_mini_point, x), RELIC_JT_INT, 2, 1, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "y", offsetof(relic_mini_point, y), RELIC_JT_INT, 2, 1, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "x", offsetof(relic_mini_point, x), RELIC_JT_INT, 2, 1, 0, 0, 0, 0, NULL, NULL, NULL, 0, 1, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
+    { "y", offsetof(relic_mini_point, y), RELIC_JT_INT, 2, 1, 0, 0, 0, 0, NULL, NULL, NULL, 2, 1, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 1 },
 };
-static const relic_jt_struct point_json = { point_fields, 2, sizeof(relic_mini_point), _Alignof(relic_mini_point), 1, NULL, NULL };
+static const relic_jt_struct point_json = { point_fields, 2, sizeof(relic_mini_point), _Alignof(relic_mini_point), 1, NULL, NULL, 4, 0, NULL, 1 };
 
 static const relic_jt_field header_fields[] = {
-    { "magic", offsetof(relic_mini_header, magic), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL },
-    { "version", offsetof(relic_mini_header, version), RELIC_JT_INT, 2, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "level", offsetof(relic_mini_header, level), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "attributes", offsetof(relic_mini_header, attributes), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "origin", offsetof(relic_mini_header, origin), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &point_json, NULL, NULL },
-    { "palette", offsetof(relic_mini_header, palette), RELIC_JT_INT, 1, 0, 0, 4, 4, 0, NULL, NULL, NULL },
-    { "scale", offsetof(relic_mini_header, scale), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "record_count", offsetof(relic_mini_header, record_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "record_offset", offsetof(relic_mini_header, record_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "records_size", offsetof(relic_mini_header, records_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "table_count", offsetof(relic_mini_header, table_count), RELIC_JT_INT, 2, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "pair_count", offsetof(relic_mini_header, pair_count), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "table_offset", offsetof(relic_mini_header, table_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "magic", offsetof(relic_mini_header, magic), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "version", offsetof(relic_mini_header, version), RELIC_JT_INT, 2, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 4, 1, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "level", offsetof(relic_mini_header, level), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, 6, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "attributes", offsetof(relic_mini_header, attributes), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 8, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "origin", offsetof(relic_mini_header, origin), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &point_json, NULL, NULL, 12, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "palette", offsetof(relic_mini_header, palette), RELIC_JT_INT, 1, 0, 0, 4, 4, 0, NULL, NULL, NULL, 16, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "scale", offsetof(relic_mini_header, scale), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, 20, 1, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "record_count", offsetof(relic_mini_header, record_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 24, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "record_offset", offsetof(relic_mini_header, record_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 28, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
+    { "records_size", offsetof(relic_mini_header, records_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 32, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "table_count", offsetof(relic_mini_header, table_count), RELIC_JT_INT, 2, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 36, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
+    { "pair_count", offsetof(relic_mini_header, pair_count), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, 38, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "table_offset", offsetof(relic_mini_header, table_offset), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, 40, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
 };
-static const relic_jt_struct header_json = { header_fields, 13, sizeof(relic_mini_header), _Alignof(relic_mini_header), 0, NULL, NULL };
+static const relic_jt_struct header_json = { header_fields, 13, sizeof(relic_mini_header), _Alignof(relic_mini_header), 0, NULL, NULL, 44, 0, NULL, 1 };
 
 static int record_json_has(const void *mv, const void *rv, size_t field)
 {
@@ -48,34 +49,59 @@ static int record_json_has(const void *mv, const void *rv, size_t field)
     }
 }
 
+static int64_t record_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_mini_record *m = mv;
+    (void)rv;
+    switch (field) {
+    case 2: return ((int64_t)m->name_len);
+    case 8: return ((int64_t)m->text_len);
+    case 11: return ((int64_t)m->packed_len);
+    case 13: return ((int64_t)m->blob_len);
+    default: return 0;
+    }
+}
+
 static const relic_jt_field record_fields[] = {
-    { "kind", offsetof(relic_mini_record, kind), RELIC_JT_ENUM, 1, 0, 0, 0, 0, 0, NULL, relic_mini_kind_name, relic_mini_kind_from_name },
-    { "name_len", offsetof(relic_mini_record, name_len), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "name", offsetof(relic_mini_record, name), RELIC_JT_CHAR, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_record, name_count), NULL, NULL, NULL },
-    { "offsets", offsetof(relic_mini_record, offsets), RELIC_JT_INT, 1, 1, 0, 4, 2, 0, NULL, NULL, NULL },
-    { "stamp", offsetof(relic_mini_record, stamp), RELIC_JT_INT, 8, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "weight", offsetof(relic_mini_record, weight), RELIC_JT_F64, 8, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "number", offsetof(relic_mini_record, number), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "text_len", offsetof(relic_mini_record, text_len), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "text", offsetof(relic_mini_record, text), RELIC_JT_CHAR, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_record, text_count), NULL, NULL, NULL },
-    { "packed_len", offsetof(relic_mini_record, packed_len), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "unpacked_len", offsetof(relic_mini_record, unpacked_len), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "packed", offsetof(relic_mini_record, packed), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_record, packed_count), NULL, NULL, NULL },
-    { "blob_len", offsetof(relic_mini_record, blob_len), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "blob", offsetof(relic_mini_record, blob), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_record, blob_count), NULL, NULL, NULL },
-    { "has_color", offsetof(relic_mini_record, has_color), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "color", offsetof(relic_mini_record, color), RELIC_JT_ENUM, 2, 0, 0, 0, 0, 0, NULL, relic_mini_color_name, relic_mini_color_from_name },
-    { "gray", offsetof(relic_mini_record, gray), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "kind", offsetof(relic_mini_record, kind), RELIC_JT_ENUM, 1, 0, 0, 0, 0, 0, NULL, relic_mini_kind_name, relic_mini_kind_from_name, 0, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "name_len", offsetof(relic_mini_record, name_len), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, 1, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "name", offsetof(relic_mini_record, name), RELIC_JT_CHAR, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_record, name_count), NULL, NULL, NULL, 2, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "offsets", offsetof(relic_mini_record, offsets), RELIC_JT_INT, 1, 1, 0, 4, 2, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 7 },
+    { "stamp", offsetof(relic_mini_record, stamp), RELIC_JT_INT, 8, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 1, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "weight", offsetof(relic_mini_record, weight), RELIC_JT_F64, 8, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "number", offsetof(relic_mini_record, number), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "text_len", offsetof(relic_mini_record, text_len), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "text", offsetof(relic_mini_record, text), RELIC_JT_CHAR, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_record, text_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "packed_len", offsetof(relic_mini_record, packed_len), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
+    { "unpacked_len", offsetof(relic_mini_record, unpacked_len), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
+    { "packed", offsetof(relic_mini_record, packed), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_record, packed_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 6 },
+    { "blob_len", offsetof(relic_mini_record, blob_len), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
+    { "blob", offsetof(relic_mini_record, blob), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_record, blob_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
+    { "has_color", offsetof(relic_mini_record, has_color), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
+    { "color", offsetof(relic_mini_record, color), RELIC_JT_ENUM, 2, 0, 0, 0, 0, 0, NULL, relic_mini_color_name, relic_mini_color_from_name, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 5 },
+    { "gray", offsetof(relic_mini_record, gray), RELIC_JT_INT, 1, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 4 },
 };
-static const relic_jt_struct record_json = { record_fields, 17, sizeof(relic_mini_record), _Alignof(relic_mini_record), 0, NULL, record_json_has };
+static const relic_jt_struct record_json = { record_fields, 17, sizeof(relic_mini_record), _Alignof(relic_mini_record), 0, NULL, record_json_has, 0, 0, record_json_count, 0 };
+
+static int64_t mini_json_count(const void *mv, const void *rv, size_t field)
+{
+    const relic_mini_file *m = mv;
+    (void)rv;
+    switch (field) {
+    case 1: return relic_gen_mul(((int64_t)m->header.pair_count), INT64_C(2));
+    case 2: return ((int64_t)m->header.table_count);
+    case 3: return ((int64_t)m->header.record_count);
+    default: return 0;
+    }
+}
 
 static const relic_jt_field mini_fields[] = {
-    { "header", offsetof(relic_mini_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "pairs", offsetof(relic_mini_file, pairs), RELIC_JT_INT, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_file, pairs_count), NULL, NULL, NULL },
-    { "table", offsetof(relic_mini_file, table), RELIC_JT_INT, 2, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_file, table_count), NULL, NULL, NULL },
-    { "records", offsetof(relic_mini_file, records), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_file, records_count), &record_json, NULL, NULL },
+    { "header", offsetof(relic_mini_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_mini_view, header), RELIC_JT_NOPOS, 6 },
+    { "pairs", offsetof(relic_mini_file, pairs), RELIC_JT_INT, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_file, pairs_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_mini_view, pairs), offsetof(relic_mini_view, pairs_count), 5 },
+    { "table", offsetof(relic_mini_file, table), RELIC_JT_INT, 2, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_file, table_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_mini_view, table), offsetof(relic_mini_view, table_count), 5 },
+    { "records", offsetof(relic_mini_file, records), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_file, records_count), &record_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_mini_view, records), offsetof(relic_mini_view, records_count), 7 },
 };
-static const relic_jt_struct mini_json = { mini_fields, 4, sizeof(relic_mini_file), _Alignof(relic_mini_file), 0, "mini", NULL };
+static const relic_jt_struct mini_json = { mini_fields, 4, sizeof(relic_mini_file), _Alignof(relic_mini_file), 0, "mini", NULL, 0, offsetof(relic_mini_view, values), mini_json_count, 0 };
 
 relic_status relic_mini_json_print(const relic_mini_file *m, relic_buf *out, relic_error *err)
 {
