@@ -224,7 +224,7 @@ void emit_json(gen_schema *s, gen_out *o)
                   " * JSON field tables of the %s format: one row per member, printed and read by\n"
                   " * runtime/json/gen_json.c. */\n",
                s->file, s->format.name);
-    out_printf(o, "#include <stddef.h>\n\n#include \"relic_gen.h\"\n#include \"relic_json_table.h\"\n#include \"%s.h\"\n\n", s->format.name);
+    out_printf(o, "#include <stddef.h>\n\n#include \"relic_json_table.h\"\n#include \"%s.h\"\n\n", s->format.name);
     int any = 0;
     for (int i = 0; i < n; i++)
         if (proto[i]) {
@@ -274,7 +274,7 @@ void emit_json(gen_schema *s, gen_out *o)
     }
     out_printf(o, "relic_status %s_json_print(const %s_%s *m, relic_buf *out, relic_error *err)\n{\n    return relic_jt_print_doc(&%s_json, m, out, err);\n}\n\n", P, P, R, R);
     if (em_json_view_printable(s->format.root))
-        out_printf(o, "relic_status %s_json_print_view(const %s_view *v, relic_buf *out, relic_error *err)\n{\n    return relic_jt_print_view_doc(&%s_json, v, out, err);\n}\n\n", P, P, R);
+        out_printf(o, "relic_status %s_json_print_view(const %s_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&%s_json, v, out, err); }\n\n", P, P, R);
     out_printf(o, "relic_status %s_json_read(const char *text, size_t len, relic_arena *a, %s_%s *out, relic_error *err)\n{\n    return relic_jt_read_doc(&%s_json, text, len, a, out, err);\n}\n", P, P, R, R);
 }
 

@@ -357,9 +357,8 @@ void emit_header(gen_schema *s, gen_out *o)
                P, P, R);
     if (em_json_view_printable(s->format.root))
         out_printf(o,
-                   "/** The same JSON text as %s_json_print of the decoded model, printed straight\n"
-                   " *  from the validated view v (zero-copy: nothing decoded or allocated; out grows\n"
-                   " *  as its kind allows). Errors: RELIC_E_NOMEM when out cannot grow. */\n"
+                   "/** %s_json_print's text, printed from the validated view v with nothing decoded or\n"
+                   " *  allocated (zero-copy). Errors: RELIC_E_NOMEM when out cannot grow. */\n"
                    "relic_status %s_json_print_view(const %s_view *v, relic_buf *out, relic_error *err);\n\n",
                    P, P, P);
     out_printf(o,

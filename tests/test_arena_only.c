@@ -1081,7 +1081,9 @@ static int strref_text(void *ctx, uint32_t strref, const char **text, size_t *n)
     return 1;
 }
 
-typedef enum { PRINT_DOC, PRINT_STRREFS, PRINT_TREE } gff_print;
+typedef enum { PRINT_DOC,
+               PRINT_STRREFS,
+               PRINT_TREE } gff_print;
 /* Open d, print it the way p says, into an arena buffer (in = 0: the
  * wrapper) or over fixed_out with scratch a (in = 1: the _in twin). */
 static relic_status gff_print_case(const uint8_t *d, size_t n, relic_arena *a, gff_print p, int in)
@@ -1124,9 +1126,12 @@ static relic_status gff_json_strrefs_in_case(const uint8_t *d, size_t n, relic_a
 static relic_status gff_json_tree_case(const uint8_t *d, size_t n, relic_arena *a) { return gff_print_case(d, n, a, PRINT_TREE, 0); }
 static relic_status gff_json_tree_in_case(const uint8_t *d, size_t n, relic_arena *a) { return gff_print_case(d, n, a, PRINT_TREE, 1); }
 static const named_case gff_json_cases[] = {
-    {"gff json print doc", gff_json_doc_case},         {"gff json print doc_in (fixed out)", gff_json_doc_in_case},
-    {"gff json print strrefs", gff_json_strrefs_case}, {"gff json print strrefs_in (fixed out)", gff_json_strrefs_in_case},
-    {"gff json print tree", gff_json_tree_case},       {"gff json print tree_in (fixed out)", gff_json_tree_in_case},
+    {"gff json print doc", gff_json_doc_case},
+    {"gff json print doc_in (fixed out)", gff_json_doc_in_case},
+    {"gff json print strrefs", gff_json_strrefs_case},
+    {"gff json print strrefs_in (fixed out)", gff_json_strrefs_in_case},
+    {"gff json print tree", gff_json_tree_case},
+    {"gff json print tree_in (fixed out)", gff_json_tree_in_case},
 };
 
 static relic_status grf_json_case_of(const uint8_t *d, size_t n, relic_arena *a, int in)

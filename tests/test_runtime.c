@@ -355,7 +355,9 @@ static void test_error_print_escapes_control_bytes_and_prints_the_largest_offset
     char line[512];
     (void)state;
 
-    relic_fail(&err, RELIC_E_SYNTAX, UINT64_MAX, "a\x01" "b", "name \"\x1b[31m\x7f\"");
+    relic_fail(&err, RELIC_E_SYNTAX, UINT64_MAX, "a\x01"
+                                                 "b",
+               "name \"\x1b[31m\x7f\"");
     print_error_to(line, sizeof line, "in\nput", &err);
     assert_string_equal(line, "in\\x0aput: a\\x01b @0xffffffffffffffff: name \"\\x1b[31m\\x7f\"\n");
     err.message[0] = '\0'; /* no message: the status name */

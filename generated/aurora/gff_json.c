@@ -3,7 +3,6 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
-#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "gff.h"
 
@@ -75,10 +74,7 @@ relic_status relic_gff_json_print(const relic_gff_file *m, relic_buf *out, relic
     return relic_jt_print_doc(&gff_json, m, out, err);
 }
 
-relic_status relic_gff_json_print_view(const relic_gff_view *v, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_view_doc(&gff_json, v, out, err);
-}
+relic_status relic_gff_json_print_view(const relic_gff_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&gff_json, v, out, err); }
 
 relic_status relic_gff_json_read(const char *text, size_t len, relic_arena *a, relic_gff_file *out, relic_error *err)
 {

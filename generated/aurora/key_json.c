@@ -3,7 +3,6 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
-#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "key.h"
 
@@ -60,10 +59,7 @@ relic_status relic_key_json_print(const relic_key_file *m, relic_buf *out, relic
     return relic_jt_print_doc(&key_json, m, out, err);
 }
 
-relic_status relic_key_json_print_view(const relic_key_view *v, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_view_doc(&key_json, v, out, err);
-}
+relic_status relic_key_json_print_view(const relic_key_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&key_json, v, out, err); }
 
 relic_status relic_key_json_read(const char *text, size_t len, relic_arena *a, relic_key_file *out, relic_error *err)
 {

@@ -3,7 +3,6 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
-#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "watr.h"
 
@@ -71,10 +70,7 @@ relic_status relic_watr_json_print(const relic_watr_file *m, relic_buf *out, rel
     return relic_jt_print_doc(&watr_json, m, out, err);
 }
 
-relic_status relic_watr_json_print_view(const relic_watr_view *v, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_view_doc(&watr_json, v, out, err);
-}
+relic_status relic_watr_json_print_view(const relic_watr_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&watr_json, v, out, err); }
 
 relic_status relic_watr_json_read(const char *text, size_t len, relic_arena *a, relic_watr_file *out, relic_error *err)
 {

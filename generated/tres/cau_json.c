@@ -3,7 +3,6 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
-#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "cau.h"
 
@@ -70,10 +69,7 @@ relic_status relic_cau_json_print(const relic_cau_file *m, relic_buf *out, relic
     return relic_jt_print_doc(&cau_json, m, out, err);
 }
 
-relic_status relic_cau_json_print_view(const relic_cau_view *v, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_view_doc(&cau_json, v, out, err);
-}
+relic_status relic_cau_json_print_view(const relic_cau_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&cau_json, v, out, err); }
 
 relic_status relic_cau_json_read(const char *text, size_t len, relic_arena *a, relic_cau_file *out, relic_error *err)
 {

@@ -3,7 +3,6 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
-#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "grf_mapping.h"
 
@@ -45,10 +44,7 @@ relic_status relic_grf_mapping_json_print(const relic_grf_mapping_file *m, relic
     return relic_jt_print_doc(&mapping_json, m, out, err);
 }
 
-relic_status relic_grf_mapping_json_print_view(const relic_grf_mapping_view *v, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_view_doc(&mapping_json, v, out, err);
-}
+relic_status relic_grf_mapping_json_print_view(const relic_grf_mapping_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&mapping_json, v, out, err); }
 
 relic_status relic_grf_mapping_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mapping_file *out, relic_error *err)
 {

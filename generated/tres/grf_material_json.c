@@ -3,7 +3,6 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
-#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "grf_material.h"
 
@@ -46,10 +45,7 @@ relic_status relic_grf_material_json_print(const relic_grf_material_file *m, rel
     return relic_jt_print_doc(&material_json, m, out, err);
 }
 
-relic_status relic_grf_material_json_print_view(const relic_grf_material_view *v, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_view_doc(&material_json, v, out, err);
-}
+relic_status relic_grf_material_json_print_view(const relic_grf_material_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&material_json, v, out, err); }
 
 relic_status relic_grf_material_json_read(const char *text, size_t len, relic_arena *a, relic_grf_material_file *out, relic_error *err)
 {

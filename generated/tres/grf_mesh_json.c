@@ -3,7 +3,6 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
-#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "grf_mesh.h"
 
@@ -72,10 +71,7 @@ relic_status relic_grf_mesh_json_print(const relic_grf_mesh_file *m, relic_buf *
     return relic_jt_print_doc(&mesh_json, m, out, err);
 }
 
-relic_status relic_grf_mesh_json_print_view(const relic_grf_mesh_view *v, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_view_doc(&mesh_json, v, out, err);
-}
+relic_status relic_grf_mesh_json_print_view(const relic_grf_mesh_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&mesh_json, v, out, err); }
 
 relic_status relic_grf_mesh_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mesh_file *out, relic_error *err)
 {

@@ -3,7 +3,6 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
-#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "grf_object.h"
 
@@ -23,10 +22,7 @@ relic_status relic_grf_object_json_print(const relic_grf_object_file *m, relic_b
     return relic_jt_print_doc(&object_json, m, out, err);
 }
 
-relic_status relic_grf_object_json_print_view(const relic_grf_object_view *v, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_view_doc(&object_json, v, out, err);
-}
+relic_status relic_grf_object_json_print_view(const relic_grf_object_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&object_json, v, out, err); }
 
 relic_status relic_grf_object_json_read(const char *text, size_t len, relic_arena *a, relic_grf_object_file *out, relic_error *err)
 {

@@ -3,7 +3,6 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
-#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "grf_region.h"
 
@@ -52,10 +51,7 @@ relic_status relic_grf_region_json_print(const relic_grf_region_file *m, relic_b
     return relic_jt_print_doc(&region_json, m, out, err);
 }
 
-relic_status relic_grf_region_json_print_view(const relic_grf_region_view *v, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_view_doc(&region_json, v, out, err);
-}
+relic_status relic_grf_region_json_print_view(const relic_grf_region_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&region_json, v, out, err); }
 
 relic_status relic_grf_region_json_read(const char *text, size_t len, relic_arena *a, relic_grf_region_file *out, relic_error *err)
 {

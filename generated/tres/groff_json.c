@@ -3,7 +3,6 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
-#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "groff.h"
 
@@ -77,10 +76,7 @@ relic_status relic_groff_json_print(const relic_groff_file *m, relic_buf *out, r
     return relic_jt_print_doc(&groff_json, m, out, err);
 }
 
-relic_status relic_groff_json_print_view(const relic_groff_view *v, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_view_doc(&groff_json, v, out, err);
-}
+relic_status relic_groff_json_print_view(const relic_groff_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&groff_json, v, out, err); }
 
 relic_status relic_groff_json_read(const char *text, size_t len, relic_arena *a, relic_groff_file *out, relic_error *err)
 {

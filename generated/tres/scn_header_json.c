@@ -3,7 +3,6 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
-#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "scn_header.h"
 
@@ -29,10 +28,7 @@ relic_status relic_scn_header_json_print(const relic_scn_header_file *m, relic_b
     return relic_jt_print_doc(&header_json, m, out, err);
 }
 
-relic_status relic_scn_header_json_print_view(const relic_scn_header_view *v, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_view_doc(&header_json, v, out, err);
-}
+relic_status relic_scn_header_json_print_view(const relic_scn_header_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&header_json, v, out, err); }
 
 relic_status relic_scn_header_json_read(const char *text, size_t len, relic_arena *a, relic_scn_header_file *out, relic_error *err)
 {

@@ -3,7 +3,6 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
-#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "scn_instance44.h"
 
@@ -37,10 +36,7 @@ relic_status relic_scn_instance44_json_print(const relic_scn_instance44_file *m,
     return relic_jt_print_doc(&instance_json, m, out, err);
 }
 
-relic_status relic_scn_instance44_json_print_view(const relic_scn_instance44_view *v, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_view_doc(&instance_json, v, out, err);
-}
+relic_status relic_scn_instance44_json_print_view(const relic_scn_instance44_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&instance_json, v, out, err); }
 
 relic_status relic_scn_instance44_json_read(const char *text, size_t len, relic_arena *a, relic_scn_instance44_file *out, relic_error *err)
 {

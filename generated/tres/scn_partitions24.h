@@ -85,9 +85,8 @@ extern const struct relic_gen_ops relic_scn_partitions24_ops;
  *  derived fields are printed for reference and ignored when read back). */
 relic_status relic_scn_partitions24_json_print(const relic_scn_partitions24_file *m, relic_buf *out, relic_error *err);
 
-/** The same JSON text as relic_scn_partitions24_json_print of the decoded model, printed straight
- *  from the validated view v (zero-copy: nothing decoded or allocated; out grows
- *  as its kind allows). Errors: RELIC_E_NOMEM when out cannot grow. */
+/** relic_scn_partitions24_json_print's text, printed from the validated view v with nothing decoded or
+ *  allocated (zero-copy). Errors: RELIC_E_NOMEM when out cannot grow. */
 relic_status relic_scn_partitions24_json_print_view(const relic_scn_partitions24_view *v, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_scn_partitions24_json_print writes it) into a model in arena a.

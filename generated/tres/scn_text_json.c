@@ -3,7 +3,6 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
-#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "scn_text.h"
 
@@ -17,10 +16,7 @@ relic_status relic_scn_text_json_print(const relic_scn_text_file *m, relic_buf *
     return relic_jt_print_doc(&text_json, m, out, err);
 }
 
-relic_status relic_scn_text_json_print_view(const relic_scn_text_view *v, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_view_doc(&text_json, v, out, err);
-}
+relic_status relic_scn_text_json_print_view(const relic_scn_text_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&text_json, v, out, err); }
 
 relic_status relic_scn_text_json_read(const char *text, size_t len, relic_arena *a, relic_scn_text_file *out, relic_error *err)
 {

@@ -3,7 +3,6 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
-#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "tpa.h"
 
@@ -138,10 +137,7 @@ relic_status relic_tpa_json_print(const relic_tpa_file *m, relic_buf *out, relic
     return relic_jt_print_doc(&tpa_json, m, out, err);
 }
 
-relic_status relic_tpa_json_print_view(const relic_tpa_view *v, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_view_doc(&tpa_json, v, out, err);
-}
+relic_status relic_tpa_json_print_view(const relic_tpa_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&tpa_json, v, out, err); }
 
 relic_status relic_tpa_json_read(const char *text, size_t len, relic_arena *a, relic_tpa_file *out, relic_error *err)
 {

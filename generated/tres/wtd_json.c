@@ -3,7 +3,6 @@
  * runtime/json/gen_json.c. */
 #include <stddef.h>
 
-#include "relic_gen.h"
 #include "relic_json_table.h"
 #include "wtd.h"
 
@@ -56,10 +55,7 @@ relic_status relic_wtd_json_print(const relic_wtd_file *m, relic_buf *out, relic
     return relic_jt_print_doc(&wtd_json, m, out, err);
 }
 
-relic_status relic_wtd_json_print_view(const relic_wtd_view *v, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_view_doc(&wtd_json, v, out, err);
-}
+relic_status relic_wtd_json_print_view(const relic_wtd_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&wtd_json, v, out, err); }
 
 relic_status relic_wtd_json_read(const char *text, size_t len, relic_arena *a, relic_wtd_file *out, relic_error *err)
 {

@@ -81,7 +81,7 @@ int cli_format_to_json(const cli_format *f, const cli_input *in, relic_buf *out)
     int rc = 1;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (f->schema->json_print_view) { /* straight from the validated bytes */
-        void *v = alloc_in(&a, f->schema->view_size, in->path);
+        void *v = alloc_in(&a, f->schema->gen->view_size, in->path);
         if (v && cli_schema_view(f, in, v) == 0) {
             if (f->schema->json_print_view(v, out, &err) == RELIC_OK) rc = 0;
             else if (!cli_json_write_failed(out)) cli_error(in->path, &err);

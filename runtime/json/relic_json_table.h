@@ -9,6 +9,7 @@
 #define RELIC_JSON_TABLE_H
 
 #include "relic_json.h"
+#include "relic_gen.h" /* the count and presence functions of the generated tables use its helpers */
 
 /** What one member holds. */
 enum relic_jt_kind {
