@@ -228,7 +228,7 @@ SAN_FLAGS   = -gline-tables-only -O1 -fsanitize=address,undefined -fno-sanitize-
 FUZZ_CFLAGS = $(SAN_FLAGS)
 SAN_MAKE    = $(MAKE) --no-print-directory CC=$(CLANG) BUILD=$(FUZZ_BUILD) OPT="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link"
 check-asan:
-	@$(SAN_MAKE) check-unit UNIT_ALL= CORPUS_SWEEPS=$(CORPUS_SWEEPS)
+	+@$(SAN_MAKE) check-unit UNIT_ALL= CORPUS_SWEEPS=$(CORPUS_SWEEPS)
 
 # make regen must leave generated/ exactly as committed.
 check-regen: $(BUILD)/relic-gen
@@ -248,7 +248,7 @@ FUZZ_BINS = $(patsubst fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRCS))
 ifneq ($(BUILD),$(FUZZ_BUILD))
 .PHONY: fuzz-libs
 fuzz-libs:
-	@$(SAN_MAKE) $(FUZZ_ARCHIVES)
+	+@$(SAN_MAKE) $(FUZZ_ARCHIVES)
 $(FUZZ_ARCHIVES): fuzz-libs ;
 $(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_ARCHIVES)
 	$(CLANG) $(CSTD) $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(CPPFLAGS) $< $(FUZZ_ARCHIVES) $(LIBS) -o $@
@@ -270,13 +270,14 @@ check-fuzz fuzz: $(FUZZ_BINS)
 # (san-progs), then runs the oss-fuzz stage (its output is shown when it ends);
 # the asan stage waits for san-progs, the report for the oss-fuzz stage.
 STAGE = STAGES=$(BUILD)/test-stages sh tests/stage.sh
+LANE_STAGE = STAGES=$(BUILD)/test-stages nice -n 19 sh tests/stage.sh
 TEST_LANE = $(BUILD)/test-lane
 test: deps
 	@$(STAGE) --reset; rm -f $(BUILD)/tests-run $(FUZZ_BUILD)/tests-run $(FUZZ_BUILD)/fuzz-run $(TEST_LANE).*
 	@$(STAGE) build $(MAKE) --no-print-directory -j$(JOBS) all
-	@( nice -n 19 $(STAGE) san-build $(MAKE) --no-print-directory -j$(JOBS) san-progs >$(TEST_LANE).san-build.log 2>&1; \
+	@( $(LANE_STAGE) san-build $(MAKE) --no-print-directory -j$(JOBS) san-progs >$(TEST_LANE).san-build.log 2>&1; \
 	  echo $$? >$(TEST_LANE).san-build; \
-	  nice -n 19 $(STAGE) oss-fuzz env OSS_FUZZ_QUICK=1 sh tests/oss_fuzz_build_test.sh >$(TEST_LANE).oss-fuzz.log 2>&1 ) & lane=$$!; \
+	  $(LANE_STAGE) oss-fuzz env OSS_FUZZ_QUICK=1 sh tests/oss_fuzz_build_test.sh >$(TEST_LANE).oss-fuzz.log 2>&1 ) & lane=$$!; \
 	$(STAGE) unit $(MAKE) --no-print-directory -j$(JOBS) check-unit; \
 	$(STAGE) format sh tests/check_format.sh; \
 	$(STAGE) schema-errors sh tests/schema_errors/run.sh $(BUILD)/relic-gen; \
@@ -300,7 +301,7 @@ test: deps
 # the asan and fuzz stages' programs, built ahead: the sanitizer pass's (unit-progs), then the
 # fuzz targets, which link its libraries
 san-progs:
-	@$(SAN_MAKE) unit-progs
+	+@$(SAN_MAKE) unit-progs
 	@$(MAKE) --no-print-directory $(FUZZ_BINS)
 
 demo: deps
