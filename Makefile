@@ -103,7 +103,7 @@ help:
 	@echo "make            build the four libraries (librelic, -json, -export, -mutate; .a and .so), relic and relic-gen into $(BUILD)/"
 	@echo "make deps       install missing Debian packages (apt-get as root; else print the command)"
 	@echo "make demo       relic on every format: samples it makes and ../shared/corpus (when present): info, check, JSON round trip, pictures and exports into out/, a table per format"
-	@echo "make test       deps, build, unit/round-trip tests, ASan+UBSan rerun, regen check, short fuzz run"
+	@echo "make test       deps, build, unit/round-trip tests, ASan+UBSan rerun, regen check, short fuzz run; a table of stages (docs/testing.md)"
 	@echo "make regen      regenerate generated/, generated/docs and fuzz/gen_* from schema/"
 	@echo "make fuzz       run every fuzz target for FUZZ_SECONDS (default 5)"
 	@echo "make fuzz-seeds write the seeds of the generated fuzz targets (fuzz/corpus/gen_*/seed-*)"
