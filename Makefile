@@ -30,8 +30,9 @@ LIBS     = $(JSON_LIBS) $(EXPORT_LIBS) $(CORE_LIBS)
 FUZZ_SECONDS ?= 5
 # make test fuzzes from a fixed seed, so a pass or a failure repeats; make fuzz draws a new one
 FUZZ_SEED ?= 1
-# seconds per target in make test's fuzz stage (each first runs its whole seed corpus)
-TEST_FUZZ_SECONDS ?= 3
+# seconds per target in make test's fuzz stage (each first replays its regressions and runs its
+# whole seed corpus; the soak is make fuzz's)
+TEST_FUZZ_SECONDS ?= 1
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 VERSION  = 0.1.0
 
@@ -94,7 +95,7 @@ CLI_OBJS  = $(patsubst %.c,$(BUILD)/obj/%.o,$(CLI_SRCS))
 TESTS     = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
 
-.PHONY: bench-bombs oss-fuzz-check print-libs all help deps demo test check-unit check-asan check-regen check-fuzz regen fuzz fuzz-seeds bench bake-report install clean samples
+.PHONY: unit-progs san-progs bench-bombs oss-fuzz-check print-libs all help deps demo test check-unit check-asan check-regen check-fuzz regen fuzz fuzz-seeds bench bake-report install clean samples
 
 all: $(foreach l,$(LIBNAMES),$(BUILD)/lib$(l).a $(BUILD)/lib$(l).so) $(BUILD)/relic $(BUILD)/relic-gen $(BUILD)/librelic-afl.so $(BUILD)/relic.1
 
@@ -102,7 +103,7 @@ help:
 	@echo "make            build the four libraries (librelic, -json, -export, -mutate; .a and .so), relic and relic-gen into $(BUILD)/"
 	@echo "make deps       install missing Debian packages (apt-get as root; else print the command)"
 	@echo "make demo       relic on every format: samples it makes and ../shared/corpus (when present): info, check, JSON round trip, pictures and exports into out/, a table per format"
-	@echo "make test       deps, build, unit/round-trip tests, ASan+UBSan rerun, regen check, short fuzz run"
+	@echo "make test       deps, build, unit/round-trip tests, ASan+UBSan rerun, regen check, short fuzz run; a table of stages (docs/testing.md)"
 	@echo "make regen      regenerate generated/, generated/docs and fuzz/gen_* from schema/"
 	@echo "make fuzz       run every fuzz target for FUZZ_SECONDS (default 5)"
 	@echo "make fuzz-seeds write the seeds of the generated fuzz targets (fuzz/corpus/gen_*/seed-*)"
@@ -210,7 +211,13 @@ CLI_TESTS = tests/gff_cli_test.sh tests/gff_corpus_test.sh tests/audio_cli_test.
 # pass, where a process costs a tenth of an instrumented one (the library's
 # in-process corpus tests run in both passes)
 CORPUS_SWEEPS ?= 1
-check-unit: all $(TESTS) $(BUILD)/tests/make_samples
+# what the tests run: the libraries, relic and its man page, the AFL++ mutator library, the test
+# programs (the sanitizer pass builds only these: not relic-gen, which no test of this list runs)
+UNIT_PROGS = $(foreach l,$(LIBNAMES),$(BUILD)/lib$(l).a $(BUILD)/lib$(l).so) $(BUILD)/relic $(BUILD)/relic.1 \
+             $(BUILD)/librelic-afl.so $(TESTS) $(BUILD)/tests/make_samples
+UNIT_ALL ?= all
+unit-progs: $(UNIT_PROGS)
+check-unit: $(UNIT_ALL) $(UNIT_PROGS)
 	@TESTS_TABLE=$(BUILD)/tests-run CORPUS_SWEEPS=$(CORPUS_SWEEPS) RELIC=$(BUILD)/relic MAKE_SAMPLES=$(BUILD)/tests/make_samples JOBS=$(JOBS) sh tests/run_all.sh $(CLI_TESTS) $(TESTS)
 
 # Everything again under AddressSanitizer + UndefinedBehaviorSanitizer. The
@@ -221,7 +228,7 @@ SAN_FLAGS   = -gline-tables-only -O1 -fsanitize=address,undefined -fno-sanitize-
 FUZZ_CFLAGS = $(SAN_FLAGS)
 SAN_MAKE    = $(MAKE) --no-print-directory CC=$(CLANG) BUILD=$(FUZZ_BUILD) OPT="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link"
 check-asan:
-	@$(SAN_MAKE) check-unit CORPUS_SWEEPS=$(CORPUS_SWEEPS)
+	+@$(SAN_MAKE) check-unit UNIT_ALL= CORPUS_SWEEPS=$(CORPUS_SWEEPS)
 
 # make regen must leave generated/ exactly as committed.
 check-regen: $(BUILD)/relic-gen
@@ -241,7 +248,7 @@ FUZZ_BINS = $(patsubst fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRCS))
 ifneq ($(BUILD),$(FUZZ_BUILD))
 .PHONY: fuzz-libs
 fuzz-libs:
-	@$(SAN_MAKE) $(FUZZ_ARCHIVES)
+	+@$(SAN_MAKE) $(FUZZ_ARCHIVES)
 $(FUZZ_ARCHIVES): fuzz-libs ;
 $(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_ARCHIVES)
 	$(CLANG) $(CSTD) $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(CPPFLAGS) $< $(FUZZ_ARCHIVES) $(LIBS) -o $@
@@ -251,32 +258,51 @@ endif
 check-fuzz fuzz: $(FUZZ_BINS)
 	@for d in fuzz/regressions/*/; do [ -d "$$d" ] || continue; t=$$(basename "$$d"); echo "== replay $$d"; \
 	  $(FUZZ_BUILD)/$$t "$$d"* >$(FUZZ_BUILD)/$$t.replay.log 2>&1 || { tail -30 $(FUZZ_BUILD)/$$t.replay.log; exit 1; }; done
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUILD=$(FUZZ_BUILD) JOBS=$(JOBS) FUZZ_ARGS="$(FUZZ_ARGS)" sh fuzz/run.sh $(FUZZ_BINS)
+	@FUZZ_TABLE=$(FUZZ_BUILD)/fuzz-run FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUILD=$(FUZZ_BUILD) JOBS=$(JOBS) FUZZ_ARGS="$(FUZZ_ARGS)" sh fuzz/run.sh $(FUZZ_BINS)
 
 # ---- the two commands of README.md ----
 # every stage notes its "N passed, M failed" (tests/stage.sh); a failing stage
-# does not stop the later ones (-); the last line
-# of `make test` is their sum, after a table of the stages
+# does not stop the later ones; the last line of `make test` is their sum, after
+# a table of the stages (wall and CPU seconds of each).
+# Two lanes keep both cores busy: the stages below run one after the other, while
+# a second lane at the lowest priority (nice 19, so it takes only the CPU the
+# stages leave) builds the sanitizer pass's programs and the fuzz targets
+# (san-progs), then runs the oss-fuzz stage (its output is shown when it ends);
+# the asan stage waits for san-progs, the report for the oss-fuzz stage.
 STAGE = STAGES=$(BUILD)/test-stages sh tests/stage.sh
+LANE_STAGE = STAGES=$(BUILD)/test-stages nice -n 19 sh tests/stage.sh
+TEST_LANE = $(BUILD)/test-lane
 test: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) all
-	@$(STAGE) --reset; rm -f $(BUILD)/tests-run $(FUZZ_BUILD)/tests-run
-	-@$(STAGE) unit $(MAKE) --no-print-directory -j$(JOBS) check-unit
-	-@$(STAGE) format sh tests/check_format.sh
-	-@$(STAGE) schema-errors sh tests/schema_errors/run.sh $(BUILD)/relic-gen
-	-@$(STAGE) golden sh tests/golden/run.sh $(BUILD)/relic-gen
-	-@$(STAGE) regen-report sh tests/regen_report/run.sh $(BUILD)/relic-gen
-	-@$(STAGE) install env BUILD=$(BUILD) sh tests/install_test.sh
-	-@$(STAGE) out-of-tree env BUILD=$(BUILD) sh tests/outoftree_test.sh
-	-@$(STAGE) embed $(MAKE) --no-print-directory check-embed
-	-@$(STAGE) blender $(MAKE) --no-print-directory test-blender
-	-@$(STAGE) asan $(MAKE) --no-print-directory -j$(JOBS) check-asan CORPUS_SWEEPS=0
-	-@$(STAGE) regen $(MAKE) --no-print-directory check-regen
-	-@$(STAGE) fuzz $(MAKE) --no-print-directory -j$(JOBS) check-fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) FUZZ_ARGS="-seed=$(FUZZ_SEED)"
-	-@$(STAGE) oss-fuzz env OSS_FUZZ_QUICK=1 sh tests/oss_fuzz_build_test.sh
-	@# the tests each pass ran, then the stages
-	@for t in $(BUILD)/tests-run $(FUZZ_BUILD)/tests-run; do [ -f $$t ] && { echo "== $$t"; cat $$t; }; done; true
-	@$(STAGE) --report
+	@$(STAGE) --reset; rm -f $(BUILD)/tests-run $(FUZZ_BUILD)/tests-run $(FUZZ_BUILD)/fuzz-run $(TEST_LANE).*
+	@$(STAGE) build $(MAKE) --no-print-directory -j$(JOBS) all
+	@( $(LANE_STAGE) san-build $(MAKE) --no-print-directory -j$(JOBS) san-progs >$(TEST_LANE).san-build.log 2>&1; \
+	  echo $$? >$(TEST_LANE).san-build; \
+	  $(LANE_STAGE) oss-fuzz env OSS_FUZZ_QUICK=1 sh tests/oss_fuzz_build_test.sh >$(TEST_LANE).oss-fuzz.log 2>&1 ) & lane=$$!; \
+	$(STAGE) unit $(MAKE) --no-print-directory -j$(JOBS) check-unit; \
+	$(STAGE) format sh tests/check_format.sh; \
+	$(STAGE) schema-errors sh tests/schema_errors/run.sh $(BUILD)/relic-gen; \
+	$(STAGE) golden sh tests/golden/run.sh $(BUILD)/relic-gen; \
+	$(STAGE) regen-report sh tests/regen_report/run.sh $(BUILD)/relic-gen; \
+	$(STAGE) install env BUILD=$(BUILD) sh tests/install_test.sh; \
+	$(STAGE) out-of-tree env BUILD=$(BUILD) sh tests/outoftree_test.sh; \
+	$(STAGE) embed $(MAKE) --no-print-directory check-embed; \
+	$(STAGE) blender $(MAKE) --no-print-directory test-blender; \
+	$(STAGE) regen $(MAKE) --no-print-directory check-regen; \
+	echo "== waiting for the sanitizer build (san-progs, built beside the stages above; $(TEST_LANE).san-build.log)"; \
+	while [ ! -f $(TEST_LANE).san-build ] && kill -0 $$lane 2>/dev/null; do sleep 1; done; \
+	$(STAGE) asan $(MAKE) --no-print-directory -j$(JOBS) check-asan CORPUS_SWEEPS=0; \
+	$(STAGE) fuzz $(MAKE) --no-print-directory -j$(JOBS) check-fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) FUZZ_ARGS="-seed=$(FUZZ_SEED)"; \
+	echo "== waiting for the oss-fuzz stage (run beside the stages above)"; wait $$lane; \
+	cat $(TEST_LANE).oss-fuzz.log 2>/dev/null || echo "oss-fuzz: the stage did not run"; \
+	grep -q '^oss-fuzz ' $(BUILD)/test-stages || echo "oss-fuzz 0 1 0 0 the second lane ended early" >>$(BUILD)/test-stages; \
+	for t in $(BUILD)/tests-run $(FUZZ_BUILD)/tests-run $(FUZZ_BUILD)/fuzz-run; do [ -f $$t ] && { echo "== $$t"; cat $$t; }; done; \
+	$(STAGE) --report
+
+# the asan and fuzz stages' programs, built ahead: the sanitizer pass's (unit-progs), then the
+# fuzz targets, which link its libraries
+san-progs:
+	+@$(SAN_MAKE) unit-progs
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -6,7 +6,8 @@
 # limits; fail on the first crash.
 # Generated targets use fuzz/dict/<target>.dict (magics, enum values, sizes).
 # FUZZ_ARGS adds libFuzzer flags (tests/bench/bench_fuzz.sh: -runs=0).
-# JOBS targets run at a time (default 1); their reports print in the order given.
+# JOBS targets run at a time (default 1); their reports print in the order given, then a table
+# of the targets run (result, executions, seconds), also into the file $FUZZ_TABLE when set.
 secs=${FUZZ_SECONDS:-5}
 FUZZ_BUILD=${FUZZ_BUILD:-build-fuzz}
 
@@ -43,6 +44,7 @@ run_one() {
     max_len=262144
     opt="fuzz/options/$name.options"
     [ -f "$opt" ] && max_len=$(sed -n 's/^max_len *= *//p' "$opt")
+    start=$(date +%s)
     {
     echo "== fuzz $name for ${secs}s"
     if ! "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
@@ -62,21 +64,31 @@ run_one() {
         echo ok >"$FUZZ_BUILD/$name.result"
     fi
     } >"$FUZZ_BUILD/$name.report"
+    echo $(($(date +%s) - start)) >"$FUZZ_BUILD/$name.sec"
     [ -n "$FUZZ_CORPUS_OUT" ] || rm -rf "$work"
 }
 
 if [ "$1" = --one ]; then run_one "$2"; exit 0; fi
 for bin in "$@"; do rm -f "$FUZZ_BUILD/$(basename "$bin").result"; done
 printf '%s\n' "$@" | xargs -P "${JOBS:-1}" -L 1 sh "$0" --one
-status=0; n=0; bad=0; failed=""
+status=0; n=0; bad=0; failed=""; table=""
 # the passing targets' reports, then the failing ones' (their log tails last,
 # where a CI log that keeps only its tail still shows them)
 for bin in "$@"; do
     name=$(basename "$bin")
     n=$((n + 1))
-    if [ "$(cat "$FUZZ_BUILD/$name.result" 2>/dev/null)" = ok ]; then cat "$FUZZ_BUILD/$name.report"
-    else status=1; bad=$((bad + 1)); failed="$failed $name"; fi
+    if [ "$(cat "$FUZZ_BUILD/$name.result" 2>/dev/null)" = ok ]; then cat "$FUZZ_BUILD/$name.report"; r=ok
+    else status=1; bad=$((bad + 1)); failed="$failed $name"; r=FAILED; fi
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$FUZZ_BUILD/$name.log" 2>/dev/null | tail -1)
+    table="$table$(printf '%-7s %9s %5ss  %s' "$r" "${runs:--}" "$(cat "$FUZZ_BUILD/$name.sec" 2>/dev/null)" "$name")
+"
 done
 for name in $failed; do cat "$FUZZ_BUILD/$name.report" 2>/dev/null || echo "== fuzz $name: no report"; done
+# the targets run (seeds, regressions and ${secs}s of fuzzing each), also into $FUZZ_TABLE when set
+{
+echo "== fuzz targets run (${JOBS:-1} at a time, ${secs}s each after their seeds)"
+printf '%-7s %9s %6s  %s\n' result runs time target
+printf '%s' "$table"
 echo "fuzz: $((n - bad)) passed, $bad failed${failed:+ (failed:$failed; inputs kept as $FUZZ_BUILD/<target>-crash-*, -timeout-*, -oom-*, -leak-*)}"
+} | if [ -n "$FUZZ_TABLE" ]; then tee "$FUZZ_TABLE"; else cat; fi
 exit $status

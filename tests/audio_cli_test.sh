@@ -28,6 +28,13 @@ command -v sox >/dev/null 2>&1 && have_sox=1
 have_ffprobe=0
 command -v ffprobe >/dev/null 2>&1 && have_ffprobe=1
 [ $have_ffprobe = 1 ] || echo "note: ffprobe not installed: WAV acceptance by ffprobe skipped"
+# make test's sanitizer pass (CORPUS_SWEEPS=0) hands sox and ffprobe one extracted WAV in 8: the
+# plain pass hands them every one, and their runs are the same in both passes
+wav_stride=1
+if [ "${CORPUS_SWEEPS:-1}" = 0 ]; then
+    wav_stride=8
+    echo "note: CORPUS_SWEEPS=0: sox and ffprobe check one extracted WAV in $wav_stride (make test's plain pass checks all)"
+fi
 
 files=""
 for d in tpa cau; do
@@ -46,18 +53,19 @@ for f in $files; do
     else bad "binary round trip of $f is not byte-exact"; fi
     expect_rc 0 "info $f" "$RELIC" info "$f"
     expect_rc 0 "extract $f" "$RELIC" extract "$f" -C "$tmp/x$n"
-    if [ $have_sox = 1 ]; then
-        for w in "$tmp/x$n"/*.wav; do
+    k=0
+    for w in "$tmp/x$n"/*.wav; do
+        k=$((k + 1))
+        [ $(((k - 1) % wav_stride)) = 0 ] || continue
+        if [ $have_sox = 1 ]; then
             if sox "$w" -n stat >/dev/null 2>&1; then ok; else bad "sox rejects $w"; fi
-        done
-    fi
-    if [ $have_ffprobe = 1 ]; then
-        for w in "$tmp/x$n"/*.wav; do
+        fi
+        if [ $have_ffprobe = 1 ]; then
             # ffprobe must see one PCM stream with a duration
             if ffprobe -v error -show_entries stream=codec_name,duration -of csv=p=0 "$w" 2>"$tmp/ffp" | grep -q '^pcm_[su]' && [ ! -s "$tmp/ffp" ]; then ok
             else bad "ffprobe rejects $w"; cat "$tmp/ffp" | head -3; fi
-        done
-    fi
+        fi
+    done
     if [ "$ext" = tpa ]; then
         # the extracted directory packs back to the same bank
         expect_rc 0 "pack-sounds $f" "$RELIC" pack-sounds "$tmp/x$n" "$tmp/$n.packed.tpa"

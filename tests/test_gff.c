@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "test_pass.h"
+
 #include "relic_gff.h"
 
 #define CORPUS_DIR "../shared/corpus/gff"
@@ -191,7 +193,8 @@ static void test_corpus_json_round_trip(void **state)
     file_list fl = corpus_files();
     int n = 0, identical = 0;
     for (int i = 0; i < fl.n; i++) {
-        if (is_corrupted(fl.paths[i])) continue;
+        /* one file in TEST_PASS_STRIDE in the sanitizer pass (test_pass.h) */
+        if (is_corrupted(fl.paths[i]) || !test_take((size_t)i)) continue;
         relic_mapping mp;
         relic_error err;
         relic_arena a;
