@@ -317,17 +317,23 @@ void cli_key_walk_member(const void *handle, uint32_t i, char *name, size_t size
     bytes->size = n;
 }
 
+/* A BIF's tables from in, in a fresh heap arena a (released on failure, the
+ * error printed); 0 when read. */
+static int bif_open(const cli_input *in, relic_arena *a, relic_bif_file *b)
+{
+    relic_error err;
+    relic_arena_init_heap(a, CLI_ARENA_LIMIT);
+    if (relic_bif_open_tables(in->map.bytes.data, in->map.bytes.size, a, b, &err) == RELIC_OK) return 0;
+    cli_report(stdout, in->path, &err);
+    relic_arena_release(a);
+    return 1;
+}
+
 static int bif_info(const cli_input *in)
 {
     relic_arena a;
     relic_bif_file b;
-    relic_error err;
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (relic_bif_open_tables(in->map.bytes.data, in->map.bytes.size, &a, &b, &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err);
-        relic_arena_release(&a);
-        return 1;
-    }
+    if (bif_open(in, &a, &b)) return 1;
     uint64_t data = 0;
     unsigned past = 0;
     for (size_t i = 0; i < b.variable_resources_count; i++) {
@@ -348,12 +354,7 @@ static unsigned bif_check(const cli_input *in, int strict)
     relic_error err;
     unsigned problems, checked = 0;
     char name[64], shown[4096];
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (relic_bif_open_tables(in->map.bytes.data, in->map.bytes.size, &a, &b, &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err);
-        relic_arena_release(&a);
-        return 1;
-    }
+    if (bif_open(in, &a, &b)) return 1;
     relic_problems pr = {cli_report_problem, (void *)in->path, 0, 0};
     problems = relic_bif_check_data(&b, in->map.bytes.size, &a, &pr);
     for (uint32_t i = 0; i < b.variable_resources_count; i++) {
@@ -518,13 +519,7 @@ int cli_bif_ls_json(const cli_input *in, relic_buf *o)
 {
     relic_arena a;
     relic_bif_file b;
-    relic_error err;
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (relic_bif_open_tables(in->map.bytes.data, in->map.bytes.size, &a, &b, &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err);
-        relic_arena_release(&a);
-        return 1;
-    }
+    if (bif_open(in, &a, &b)) return 1;
     relic_buf_puts(o, "{\"file\": ");
     cli_json_text(o, in->path, strlen(in->path));
     relic_buf_puts(o, ", \"format\": \"bif\", \"members\": [");
@@ -551,13 +546,7 @@ int cli_bif_ls(const cli_input *in)
 {
     relic_arena a;
     relic_bif_file b;
-    relic_error err;
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (relic_bif_open_tables(in->map.bytes.data, in->map.bytes.size, &a, &b, &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err);
-        relic_arena_release(&a);
-        return 1;
-    }
+    if (bif_open(in, &a, &b)) return 1;
     printf("%7s %-10s %5s %10s %10s\n", "index", "id", "type", "size", "offset");
     for (size_t i = 0; i < b.variable_resources_count; i++) {
         const relic_bif_variable_resource *r = &b.variable_resources[i];
