@@ -1463,6 +1463,183 @@ static void test_bad_tpa_version_and_cau_magic_are_rejected(void **state)
     relic_arena_release(&a);
 }
 
+/* ---- the windowed check (relic_tpa_check_windowed) ------------------- */
+
+#define MAX_KEPT 64
+
+/* Problems as (code, offset, path), to compare two checks. */
+typedef struct kept_problems {
+    unsigned n;
+    relic_error e[MAX_KEPT];
+} kept_problems;
+
+static void keep_problem(void *ctx, const relic_error *e)
+{
+    kept_problems *k = ctx;
+    if (k->n < MAX_KEPT) k->e[k->n] = *e;
+    k->n++;
+}
+
+/* The windows the check hands back: in file order, each byte once, never
+ * past the view (their total is compared with the samples' data). */
+typedef struct windows_seen {
+    const relic_tpa_view *v;
+    uint64_t next, bytes;
+    unsigned count;
+} windows_seen;
+
+static void see_window(void *ctx, uint64_t offset, const uint8_t *data, size_t n)
+{
+    windows_seen *w = ctx;
+    assert_ptr_equal(data, w->v->base + offset);
+    assert_true(offset <= w->v->size && n <= w->v->size - offset);
+    assert_true(offset >= w->next); /* in file order, never twice */
+    w->next = offset + n;
+    w->bytes += n;
+    w->count++;
+}
+
+static unsigned windowed_scratch(const relic_tpa_view *v, const relic_tpa_file *m, int strict, size_t window,
+                                 windows_seen *w, kept_problems *k)
+{
+    relic_arena a;
+    relic_arena_init_heap(&a, 0);
+    unsigned problems = relic_tpa_check_windowed(v, m, strict, window, w ? see_window : NULL, w, &a, keep_problem, k);
+    relic_arena_release(&a);
+    return problems;
+}
+
+/* The windowed check gives exactly relic_tpa_check's problems, whatever
+ * the window, on banks that pass and on corrupted ones. */
+static void expect_same_problems(const uint8_t *data, size_t n)
+{
+    relic_tpa_view v;
+    relic_tpa_file m;
+    relic_error err;
+    relic_arena a;
+    if (relic_tpa_validate(data, n, &v, &err) != RELIC_OK) return;
+    relic_arena_init_heap(&a, 0);
+    assert_int_equal(relic_tpa_decode(&v, &a, &m, &err), RELIC_OK);
+    static const size_t windows[] = {1, 1028, 3000, 65536, 0};
+    for (int strict = 0; strict < 2; strict++) {
+        kept_problems whole = {0, {{0}}};
+        relic_arena s;
+        relic_arena_init_heap(&s, 0);
+        relic_tpa_check(&v, &m, strict, &s, keep_problem, &whole);
+        relic_arena_release(&s);
+        for (size_t w = 0; w < sizeof windows / sizeof *windows; w++) {
+            kept_problems part = {0, {{0}}};
+            windows_seen seen = {&v, 0, 0, 0};
+            windowed_scratch(&v, &m, strict, windows[w], &seen, &part);
+            assert_int_equal(part.n, whole.n);
+            for (unsigned i = 0; i < whole.n && i < MAX_KEPT; i++) {
+                assert_int_equal(part.e[i].code, whole.e[i].code);
+                assert_int_equal(part.e[i].offset, whole.e[i].offset);
+                assert_string_equal(part.e[i].path, whole.e[i].path);
+            }
+            if (whole.n == 0) {
+                uint64_t data_bytes = 0;
+                for (size_t k = 0; k < m.samples_count; k++) data_bytes += m.samples[k].data_count;
+                assert_int_equal(seen.bytes, data_bytes); /* every byte checked once */
+            }
+        }
+    }
+    relic_arena_release(&a);
+}
+
+static void test_windowed_check_equals_the_whole_check_on_every_bank(void **state)
+{
+    (void)state;
+    relic_arena a;
+    relic_buf built;
+    relic_arena_init_heap(&a, 0);
+    relic_buf_init(&built, 0);
+    build_bank(&a, &built);
+    expect_same_problems(built.data, built.size);
+    /* corrupted: step indices past 88 inside the ADPCM data, header copies, lengths */
+    uint64_t seed = 0x2545F4914F6CDD1Dull;
+    for (int k = 0; k < 200; k++) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        uint8_t *copy = malloc(built.size);
+        memcpy(copy, built.data, built.size);
+        copy[(seed >> 8) % built.size] = (uint8_t)(seed >> 40) | 0x80;
+        expect_same_problems(copy, built.size);
+        free(copy);
+    }
+    file_list fl = corpus(TPA_DIR, "tpa");
+    for (int i = 0; i < fl.n; i++) {
+        relic_mapping mp;
+        relic_error err;
+        assert_int_equal(relic_map_file(fl.paths[i], 0, &mp, &err), RELIC_OK);
+        expect_same_problems(mp.bytes.data, mp.bytes.size);
+        relic_unmap(&mp);
+    }
+    free_list(&fl);
+    relic_buf_free(&built);
+    relic_arena_release(&a);
+}
+
+/* As `relic pack-sounds` reads back what it wrote: the pack model (no data
+ * in memory) against the written bytes. The check passes on the bytes the
+ * writer made and fails, naming the field and offset, when they are
+ * corrupted; a model reaching past the bytes is a problem, not a read. */
+static void test_windowed_check_of_a_written_bank_fails_when_its_bytes_are_corrupted(void **state)
+{
+    (void)state;
+    relic_arena a;
+    relic_error err;
+    relic_buf out;
+    relic_cau_file c[2];
+    enum { FRAMES = 40000 };
+    int16_t *pcm = malloc(FRAMES * sizeof *pcm);
+    relic_arena_init_heap(&a, 0);
+    relic_buf_init(&out, 0);
+    make_signal(1, 1, FRAMES, pcm);
+    assert_int_equal(relic_audio_cau_from_pcm(pcm, FRAMES, 1, 22050, 16, 1, NULL, 0, &a, &c[0], &err), RELIC_OK);
+    assert_int_equal(relic_audio_cau_from_pcm(pcm, 300, 1, 11025, 16, 0, NULL, 0, &a, &c[1], &err), RELIC_OK);
+    relic_tpa_pack_entry ids[3] = {{0x10, 0, 0, 0}, {0x20, 0, 0, 1}, {0x30, 0, 0, 0}};
+    relic_tpa_file m;
+    assert_int_equal(relic_tpa_pack(ids, 3, c, 2, NULL, 0, &a, &m, &err), RELIC_OK);
+    assert_int_equal(relic_tpa_write(&m, &out, &err), RELIC_OK);
+    for (size_t k = 0; k < m.samples_count; k++) m.samples[k].data = NULL; /* the data lives only in the file */
+    relic_tpa_view v;
+    kept_problems kp = {0, {{0}}};
+    windows_seen seen = {&v, 0, 0, 0};
+    assert_int_equal(relic_tpa_validate(out.data, out.size, &v, &err), RELIC_OK);
+    assert_int_equal(windowed_scratch(&v, &m, 0, 4096, &seen, &kp), 0);
+    assert_true(seen.count > 5); /* ~20 KB of ADPCM in 4 KB windows, then the PCM */
+    /* a step index past 88 in block 9 of the ADPCM sample (stored first) */
+    uint64_t data0 = relic_tpa_sample_offset(&m, 0) + m.samples[0].header.data_offset;
+    uint64_t bad = data0 + 9 * 1028 + 2;
+    uint8_t keep = out.data[bad];
+    out.data[bad] = 89;
+    memset(&kp, 0, sizeof kp);
+    assert_int_equal(windowed_scratch(&v, &m, 0, 4096, NULL, &kp), 1);
+    assert_int_equal(kp.e[0].code, RELIC_E_RANGE);
+    assert_string_equal(kp.e[0].path, "samples[0].data");
+    assert_int_equal(kp.e[0].offset, bad);
+    out.data[bad] = keep;
+    /* the header copy of the second identifier */
+    uint64_t copy = RELIC_TPA_HEADER_SIZE + 1 * RELIC_TPA_ID_ENTRY_SIZE + RELIC_TPA_ID_ENTRY_HEADER_POS + 24;
+    out.data[copy] ^= 1;
+    memset(&kp, 0, sizeof kp);
+    assert_int_equal(windowed_scratch(&v, &m, 0, 4096, NULL, &kp), 1);
+    assert_string_equal(kp.e[0].path, "ids[1].header");
+    assert_int_equal(kp.e[0].offset, copy - 24);
+    out.data[copy] ^= 1;
+    /* a plan that says the last sample is longer than what was written */
+    m.samples[1].data_count += 4096;
+    memset(&kp, 0, sizeof kp);
+    assert_true(windowed_scratch(&v, &m, 0, 4096, NULL, &kp) >= 1);
+    assert_int_equal(kp.e[0].code, RELIC_E_TRUNCATED);
+    assert_string_equal(kp.e[0].path, "samples[1]");
+    free(pcm);
+    relic_buf_free(&out);
+    relic_arena_release(&a);
+}
+
 /* Trespasser source, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp / Trespasser file formats: value = slope x velocity + intercept clamped to
  * [min, max]; final volume = volume / 10^(attenuation/10); silent below the
  * minimum velocity. Hand-computed at velocities 2, 10 and 0.2. */
@@ -1658,6 +1835,8 @@ int main(void)
         cmocka_unit_test(test_pack_rejects_repeated_ids_unnamed_samples_and_bad_indices),
         cmocka_unit_test(test_identifier_pointing_inside_a_sample_is_a_layout_problem),
         cmocka_unit_test(test_bad_tpa_version_and_cau_magic_are_rejected),
+        cmocka_unit_test(test_windowed_check_equals_the_whole_check_on_every_bank),
+        cmocka_unit_test(test_windowed_check_of_a_written_bank_fails_when_its_bytes_are_corrupted),
         cmocka_unit_test(test_foley_transfer_function_clamps_and_attenuates),
         cmocka_unit_test(test_truncations_never_crash),
         cmocka_unit_test(test_mutations_never_crash),

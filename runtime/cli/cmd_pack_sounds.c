@@ -527,13 +527,28 @@ static void release_pages(const uint8_t *p, size_t n)
     if (to > from) madvise((void *)from, to - from, MADV_DONTNEED);
 }
 
-/* Data checked per window of whole IMA ADPCM blocks (PCM needs no read). */
-#define CHECK_BLOCKS 64u
+/* Sample data read back per window: 64 stereo ADPCM blocks (the check
+ * rounds down to whole blocks), so the pages held stay few. */
+#define CHECK_WINDOW ((size_t)64 * 2 * 1028)
+
+static void release_window(void *ctx, uint64_t offset, const uint8_t *data, size_t n)
+{
+    (void)ctx;
+    (void)offset;
+    release_pages(data, n);
+}
+
+/* Each problem of the read-back check, as an internal error of the output. */
+static void report_internal(void *ctx, const relic_error *err)
+{
+    cli_error_in((const char *)ctx, "internal error: the packed bank fails its check", err);
+}
 
 /* The written bank read back, in constant memory: the validator, then
- * what relic_tpa_check asks of a bank (each identifier names a stored
- * sample's start and length and holds a copy of its header; each sample's
- * data decode), the data a window at a time with the pages handed back. */
+ * relic_tpa_check's rules for the plan m it was written from (each
+ * identifier names a stored sample's start and length and holds a copy of
+ * its header; each sample's data decode), the data a window at a time
+ * with the pages handed back. */
 static int check_written(cli_stream *o, const char *out_path, const relic_tpa_file *m)
 {
     relic_mapping map;
@@ -544,40 +559,13 @@ static int check_written(cli_stream *o, const char *out_path, const relic_tpa_fi
     int rc = 1;
     if (relic_tpa_validate(map.bytes.data, map.bytes.size, &v, &err) != RELIC_OK) {
         cli_error_in(out_path, "internal error: the packed bank does not validate", &err);
-        goto done;
+    } else {
+        relic_arena scratch;
+        relic_arena_init_heap(&scratch, 0);
+        rc = relic_tpa_check_windowed(&v, m, 0, CHECK_WINDOW, release_window, NULL, &scratch, report_internal,
+                                      (void *)out_path) != 0;
+        relic_arena_release(&scratch);
     }
-    uint64_t at = (uint64_t)(v.samples - v.base);
-    for (size_t k = 0; k < m->samples_count; k++) {
-        const relic_tpa_sample *s = &m->samples[k];
-        uint64_t size = relic_tpa_sample_size(s);
-        for (size_t i = 0; i < m->ids_count; i++) {
-            const relic_tpa_id_entry *e = &m->ids[i];
-            uint64_t eo = RELIC_TPA_HEADER_SIZE + (uint64_t)i * RELIC_TPA_ID_ENTRY_SIZE;
-            if (e->sample_offset == at &&
-                (e->sample_length != size ||
-                 memcmp(v.base + eo + RELIC_TPA_ID_ENTRY_HEADER_POS, v.base + at, RELIC_TPA_SAMPLE_HEADER_SIZE))) {
-                relic_fail(&err, RELIC_E_LAYOUT, eo, "ids", "internal error: identifier %zu and samples[%zu] differ", i, k);
-                cli_error(out_path, &err);
-                goto done;
-            }
-        }
-        relic_audio_format f;
-        relic_audio_format_of_tpa(&s->header, &f);
-        const uint8_t *data = v.base + at + s->header.data_offset;
-        size_t step = f.block_align ? (size_t)f.block_align * CHECK_BLOCKS : s->data_count + 1;
-        for (size_t d = 0; d == 0 || d < s->data_count; d += step) {
-            size_t n = s->data_count - d < step ? s->data_count - d : step;
-            if (relic_audio_check_data(&f, data + d, n, &err) != RELIC_OK) {
-                if (!strcmp(err.path, "data")) err.offset += (size_t)(data + d - v.base);
-                cli_error_in(out_path, "internal error: a packed sample does not decode", &err);
-                goto done;
-            }
-            release_pages(data + d, n);
-        }
-        at += size;
-    }
-    rc = 0;
-done:
     relic_unmap(&map);
     return rc;
 }

@@ -118,12 +118,38 @@ relic_status relic_audio_cau_from_pcm(const int16_t *pcm, size_t frames, unsigne
  *  the order identifiers first name them, sound IDs are unique, every
  *  sample is named, attenuation >= 0 and master volume <= 0, the
  *  collision table follows the samples, collision records have nonzero
- *  sample flags. Scratch (9 bytes per sample, +9) comes from the caller's
+ *  sample flags. Sample data is read from v (m's data pointers are not
+ *  used). Scratch (10 bytes per sample, +10) comes from the caller's
  *  arena scratch; when it runs out one RELIC_E_NOMEM problem is reported.
  *  Calls report(ctx, err) per problem (report may be NULL)
  *  and returns the number of problems. */
 unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_file *m, int strict, relic_arena *scratch,
                          relic_report_fn report, void *ctx);
+
+/** Called by relic_tpa_check_windowed after each window of sample data it
+ *  has checked: data[0..n) are the bytes at file offset offset of the
+ *  view, which the check will not read again (a caller over a mapping
+ *  may hand their pages back). */
+typedef void (*relic_tpa_window_fn)(void *ctx, uint64_t offset, const uint8_t *data, size_t n);
+
+/** relic_tpa_check (Trespasser source, Lib/Audio/AudioLoad.cpp) for a
+ *  bank too large to keep resident, as `relic pack-sounds` reads back
+ *  what it wrote: the same rules and the same problems, with each
+ *  sample's data read from v a window at a time, at most window bytes
+ *  rounded down to whole IMA ADPCM blocks (at least one block; PCM data,
+ *  whose check reads no byte, is one window; window 0: each sample
+ *  whole), and done(done_ctx, ...) called after each window (done may be
+ *  NULL). The identifier and collision rules read only the tables and the
+ *  36-byte sample headers. m gives the samples' sizes and headers and the
+ *  identifiers: v decoded (relic_tpa_decode), or the model a writer wrote
+ *  v from (relic_tpa_pack's; its data pointers are not needed). A sample
+ *  the model places past the end of v is one RELIC_E_TRUNCATED problem;
+ *  nothing past v is read. Scratch 10 bytes per sample, +10; report and
+ *  return value as relic_tpa_check, which is this function with window 0
+ *  and no done. */
+unsigned relic_tpa_check_windowed(const relic_tpa_view *v, const relic_tpa_file *m, int strict, size_t window,
+                                  relic_tpa_window_fn done, void *done_ctx, relic_arena *scratch,
+                                  relic_report_fn report, void *ctx);
 
 /** A collision sound's transfer function evaluated at one velocity. */
 typedef struct relic_tpa_transfer_result {
