@@ -517,6 +517,101 @@ static void savegame_section_names_select_their_kinds(void **state)
     assert_int_equal(relic_grf_classify(&m, 3, &l), RELIC_SCN_INSTANCE);
 }
 
+/* The name lookup as it was: a scan of the symbol table per section. */
+static const char *slow_section_name(const relic_groff_file *m, size_t i)
+{
+    for (size_t k = 0; k < m->symbols_count; k++)
+        if (m->symbols[k].handle == m->sections[i].name) return m->symbols[k].name;
+    return NULL;
+}
+
+static void expect_names_of_every_section(const relic_groff_file *m)
+{
+    relic_arena a;
+    relic_error err;
+    const char **names;
+    relic_arena_init_heap(&a, 0);
+    assert_int_equal(relic_groff_model_section_names(m, &a, &names, &err), RELIC_OK);
+    for (size_t i = 0; i < m->sections_count; i++) {
+        const char *want = slow_section_name(m, i);
+        assert_ptr_equal(names[i], want); /* the same symbol, not just the same text */
+        assert_ptr_equal(relic_groff_model_section_name(m, i), want);
+    }
+    relic_arena_release(&a);
+}
+
+/* A scene-sized model: 6000 special sections, 5000 symbols whose handles
+ * repeat (the first wins) or are missing (NULL), in shuffled order; names
+ * the classifier knows (Header, Partitions, SaveBMP, hex instance names). */
+static void section_names_at_once_equal_the_scan_of_the_symbol_table(void **state)
+{
+    (void)state;
+    enum { SECTIONS = 6000,
+           SYMBOLS = 5000,
+           HANDLES = 4500 };
+    static const char *const fixed[] = {"Header", "Partitions", "SaveBMP", "SaveGameName", "Hierarchy"};
+    relic_groff_section *secs = calloc(SECTIONS, sizeof *secs);
+    relic_groff_symbol *syms = calloc(SYMBOLS, sizeof *syms);
+    char(*text)[16] = calloc(SYMBOLS, sizeof *text);
+    uint64_t seed = 0x9E3779B97F4A7C15ull;
+    for (size_t k = 0; k < SYMBOLS; k++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        if (k < 5) snprintf(text[k], sizeof text[k], "%s", fixed[k]);
+        else snprintf(text[k], sizeof text[k], "%08X", (unsigned)(seed >> 32));
+        syms[k].handle = 1 + (uint32_t)((seed >> 20) % HANDLES);
+        syms[k].name = text[k];
+        syms[k].name_count = strlen(text[k]) + 1;
+    }
+    size_t total = 0;
+    for (size_t i = 0; i < SECTIONS; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        secs[i].name = 1 + (uint32_t)((seed >> 24) % (HANDLES + 300)); /* some name no symbol */
+        secs[i].content = RELIC_GROFF_CONTENT_SPECIAL;
+        secs[i].data_size = i % 3 ? RELIC_SCN_INSTANCE_FILE_SIZE : 1 + 2 * 28;
+        total += secs[i].data_size;
+    }
+    uint8_t *data = calloc(total, 1);
+    relic_groff_file m = {.sections = secs, .sections_count = SECTIONS, .symbols = syms, .symbols_count = SYMBOLS, .data = data, .data_count = total};
+    relic_error err;
+    assert_int_equal(relic_groff_layout(&m, &err), RELIC_OK);
+    expect_names_of_every_section(&m);
+    /* the classifier over every section gives what it gives section by section */
+    relic_grf_layout l = relic_grf_layout_of(&m);
+    relic_grf_kind *kinds = calloc(SECTIONS, sizeof *kinds);
+    relic_arena a;
+    relic_arena_init_heap(&a, 0);
+    assert_int_equal(relic_grf_classify_all(&m, &l, &a, kinds, &err), RELIC_OK);
+    size_t instances = 0;
+    for (size_t i = 0; i < SECTIONS; i++) {
+        assert_int_equal(kinds[i], relic_grf_classify(&m, i, &l));
+        instances += kinds[i] == RELIC_SCN_INSTANCE;
+    }
+    assert_true(instances > SECTIONS / 4); /* the names did select kinds */
+    relic_arena_release(&a);
+    /* no symbols at all: every name NULL */
+    m.symbols_count = 0;
+    expect_names_of_every_section(&m);
+    free(kinds);
+    free(data);
+    free(text);
+    free(syms);
+    free(secs);
+}
+
+static void section_names_at_once_equal_the_scan_on_real_files(void **state)
+{
+    (void)state;
+    const char *files[] = {DEMO_GRF, scn_files[0], scn_files[1], scn_files[2], scn_files[3]};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        loaded g;
+        if (!load(files[f], &g)) continue;
+        expect_names_of_every_section(&g.m);
+        relic_grf_layout l = relic_grf_layout_of(&g.m);
+        for (size_t i = 0; i < g.m.sections_count; i++) assert_int_equal(g.f.kinds[i], relic_grf_classify(&g.m, i, &l));
+        unload(&g);
+    }
+}
+
 static void partitions_with_24_byte_entries_select_their_own_layout(void **state)
 {
     (void)state;
@@ -799,6 +894,8 @@ int main(void)
         cmocka_unit_test(truncated_and_mutated_sections_are_rejected_or_round_trip),
         cmocka_unit_test(bytes_after_a_sections_layout_are_rejected),
         cmocka_unit_test(kind_names_read_back),
+        cmocka_unit_test(section_names_at_once_equal_the_scan_of_the_symbol_table),
+        cmocka_unit_test(section_names_at_once_equal_the_scan_on_real_files),
         cmocka_unit_test(test_nan_vertex_in_a_geometry_section_is_reported_with_its_offset),
         cmocka_unit_test(test_control_byte_or_separator_in_a_section_name_is_reported),
     };

@@ -144,7 +144,13 @@ static int groff_info(const cli_input *in)
     relic_error err;
     int compressed, rc = 0;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (open_view(in, &a, &v, &compressed) || relic_groff_decode(&v, &a, &m, &err) != RELIC_OK) {
+    const char **names;
+    if (open_view(in, &a, &v, &compressed)) {
+        relic_arena_release(&a);
+        return 1;
+    }
+    if (relic_groff_decode(&v, &a, &m, &err) != RELIC_OK || relic_groff_model_section_names(&m, &a, &names, &err) != RELIC_OK) {
+        cli_error(in->path, &err);
         relic_arena_release(&a);
         return 1;
     }
@@ -154,7 +160,7 @@ static int groff_info(const cli_input *in)
     relic_bytes header = {NULL, 0};
     for (size_t i = 0; i < m.sections_count; i++) {
         uint32_t c = m.sections[i].content;
-        const char *name = relic_groff_model_section_name(&m, i);
+        const char *name = names[i];
         uint32_t h;
         if (c & RELIC_GROFF_CONTENT_SPECIAL) special++;
         for (int b = 0; b < CONTENT_BITS; b++)

@@ -3,7 +3,10 @@
  * section with its kind's schema (the generated validators and the value
  * table reader) in MB/s of section data, beside memcpy of the same bytes in
  * the same run; the container validator; full decode (container + every
- * section into models); whole-level JSON; OBJ export. Best of 5 runs. */
+ * section into models); whole-level JSON; OBJ export; every section's
+ * name, looked up per section (a scan of the symbol table each) beside
+ * indexed once (relic_groff_model_section_names), on the level and on a
+ * synthetic 20,000-section scene. Best of 5 runs. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +35,61 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Best times of naming every section of m: one relic_groff_model_section_name
+ * call per section, and relic_groff_model_section_names once. */
+static int time_names(const relic_groff_file *m, const char *what)
+{
+    double best_scan = 1e9, best_index = 1e9;
+    size_t found = 0;
+    for (int run = 0; run < RUNS; run++) {
+        double t = now();
+        size_t n = 0;
+        for (size_t i = 0; i < m->sections_count; i++) n += relic_groff_model_section_name(m, i) != NULL;
+        t = now() - t;
+        if (t < best_scan) best_scan = t;
+        relic_arena a;
+        relic_error err;
+        const char **names;
+        relic_arena_init_heap(&a, 0);
+        t = now();
+        if (relic_groff_model_section_names(m, &a, &names, &err)) return 1;
+        t = now() - t;
+        if (t < best_index) best_index = t;
+        for (size_t i = 0; i < m->sections_count; i++) n -= names[i] != NULL;
+        relic_arena_release(&a);
+        if (n) return 1; /* both found the same names */
+        found = m->sections_count;
+    }
+    printf("section names, %-18s %6zu sections, %6zu symbols: scan per section %8.3f ms, indexed once %6.3f ms (%.0fx)\n",
+           what, found, m->symbols_count, best_scan * 1e3, best_index * 1e3, best_scan / best_index);
+    return 0;
+}
+
+/* A scene of n special sections, each named by its own symbol (hex instance
+ * names, the symbols in another order than the sections, as a savegame). */
+static int time_scene_names(size_t n)
+{
+    relic_groff_section *secs = calloc(n, sizeof *secs);
+    relic_groff_symbol *syms = calloc(n, sizeof *syms);
+    char(*text)[9] = calloc(n, sizeof *text);
+    if (!secs || !syms || !text) return 1;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t h = 0x80000000u + (uint32_t)((i * 7919) % n);
+        snprintf(text[i], sizeof text[i], "%08X", (unsigned)(i * 2654435761u));
+        syms[i].handle = h;
+        syms[i].name = text[i];
+        syms[i].name_count = 9;
+        secs[i].name = 0x80000000u + (uint32_t)i;
+        secs[i].content = RELIC_GROFF_CONTENT_SPECIAL;
+    }
+    relic_groff_file m = {.sections = secs, .sections_count = n, .symbols = syms, .symbols_count = n};
+    int rc = time_names(&m, "synthetic scene");
+    free(text);
+    free(syms);
+    free(secs);
+    return rc;
+}
+
 int main(void)
 {
     relic_mapping map;
@@ -53,10 +111,8 @@ int main(void)
     relic_grf_layout l = relic_grf_layout_of(&m);
     relic_grf_kind *kinds = malloc(m.sections_count * sizeof *kinds);
     size_t section_bytes = 0;
-    for (size_t i = 0; i < m.sections_count; i++) {
-        kinds[i] = relic_grf_classify(&m, i, &l);
-        section_bytes += m.sections[i].data_size;
-    }
+    if (relic_grf_classify_all(&m, &l, &a, kinds, &err)) return 1;
+    for (size_t i = 0; i < m.sections_count; i++) section_bytes += m.sections[i].data_size;
     /* repeat to about 200 MB of section data per run */
     int reps = (int)(200e6 / (double)section_bytes) + 1;
     double best_val = 1e9, best_cpy = 1e9, best_cont = 1e9, best_dec = 1e9, best_json = 1e9, best_obj = 1e9;
@@ -126,6 +182,7 @@ int main(void)
     printf("decode (container + sections)    %8.0f MB/s\n", size / 1e6 / best_dec);
     printf("whole-level JSON                 %8.0f MB/s  (%.1f MB of JSON)\n", size / 1e6 / best_json, json_size / 1e6);
     printf("OBJ export                       %8.3f s     (%.1f MB of OBJ)\n", best_obj, obj_size / 1e6);
+    if (time_names(&m, "demo level") || time_scene_names(20000)) return 1;
     free(kinds);
     free(dst);
     relic_arena_release(&a);

@@ -42,10 +42,11 @@ relic_status relic_grf_file_decode(const relic_groff_file *m, relic_arena *a, re
         f->kinds = relic_arena_array(a, n, sizeof *f->kinds, 8);
         f->models = relic_arena_array(a, n, sizeof *f->models, 8);
         if (!f->kinds || !f->models) return relic_fail(err, RELIC_E_NOMEM, 0, "sections", "out of memory");
+        relic_status st = relic_grf_classify_all(m, &f->layout, a, f->kinds, err);
+        if (st != RELIC_OK) return st;
     }
     for (size_t i = 0; i < n; i++) {
         relic_bytes b = relic_groff_model_section_data(m, i);
-        f->kinds[i] = relic_grf_classify(m, i, &f->layout);
         f->models[i] = NULL;
         if (!b.data && m->sections[i].data_size)
             return relic_gen_fail_at(err, RELIC_E_LAYOUT, m->sections[i].data_offset, "sections", (int64_t)i,
@@ -307,7 +308,8 @@ unsigned relic_grf_check(const relic_groff_file *m, relic_arena *scratch, relic_
     relic_grf_kind *kinds = n ? relic_arena_array(scratch, n, sizeof *kinds, 8) : NULL;
     void **models = n ? relic_arena_array(scratch, n, sizeof *models, 8) : NULL;
     const relic_grf_value_table *vt = NULL;
-    if ((n && (!kinds || !models)) || relic_grf_symbols_index(m, scratch, &c.symbols, &ierr) != RELIC_OK) {
+    if ((n && (!kinds || !models)) || relic_grf_symbols_index(m, scratch, &c.symbols, &ierr) != RELIC_OK ||
+        (n && relic_grf_classify_all(m, &l, scratch, kinds, &ierr) != RELIC_OK)) {
         relic_error e;
         relic_fail(&e, RELIC_E_NOMEM, 0, "sections", "out of memory");
         if (report) report(ctx, &e);
@@ -318,7 +320,6 @@ unsigned relic_grf_check(const relic_groff_file *m, relic_arena *scratch, relic_
     for (size_t i = 0; i < n; i++) {
         relic_bytes b = relic_groff_model_section_data(m, i);
         relic_error e;
-        kinds[i] = relic_grf_classify(m, i, &l);
         models[i] = NULL;
         if (!b.data && m->sections[i].data_size) continue; /* relic_groff_check reports it */
         if (relic_grf_section_decode(kinds[i], b.data, b.size, scratch, &models[i], &e) != RELIC_OK) {

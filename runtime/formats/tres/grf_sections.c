@@ -194,14 +194,16 @@ static int mesh_size_fits(const uint8_t *p, size_t n)
 
 static int is_name(const char *name, const char *want) { return name && !strcmp(name, want); }
 
-relic_grf_kind relic_grf_classify(const relic_groff_file *m, size_t i, const relic_grf_layout *l)
+/* The kind of section i; names: every section's name, or NULL to look
+ * the one needed up (special sections are classified by name). */
+static relic_grf_kind classify(const relic_groff_file *m, size_t i, const relic_grf_layout *l, const char *const *names)
 {
     if (i >= m->sections_count) return RELIC_GRF_OPAQUE;
     uint32_t c = m->sections[i].content, v = l->version;
     relic_bytes b = relic_groff_model_section_data(m, i);
     if (!b.data && m->sections[i].data_size) return RELIC_GRF_OPAQUE;
     if (c == RELIC_GROFF_CONTENT_SPECIAL) {
-        const char *name = relic_groff_model_section_name(m, i);
+        const char *name = names ? names[i] : relic_groff_model_section_name(m, i);
         uint32_t h;
         if (!name) return RELIC_GRF_OPAQUE;
         if (is_name(name, "Header")) return RELIC_SCN_HEADER;
@@ -239,6 +241,25 @@ relic_grf_kind relic_grf_classify(const relic_groff_file *m, size_t i, const rel
     case RELIC_GROFF_CONTENT_MATERIAL: return v >= VERSION_FLAT_COLOURS ? RELIC_GRF_MATERIAL : RELIC_GRF_MATERIAL_V11;
     default: return RELIC_GRF_OPAQUE;
     }
+}
+
+relic_grf_kind relic_grf_classify(const relic_groff_file *m, size_t i, const relic_grf_layout *l)
+{
+    return classify(m, i, l, NULL);
+}
+
+relic_status relic_grf_classify_all(const relic_groff_file *m, const relic_grf_layout *l, relic_arena *a,
+                                    relic_grf_kind *kinds, relic_error *err)
+{
+    const char **names = NULL;
+    int special = 0;
+    for (size_t i = 0; i < m->sections_count && !special; i++) special = m->sections[i].content == RELIC_GROFF_CONTENT_SPECIAL;
+    if (special) {
+        relic_status st = relic_groff_model_section_names(m, a, &names, err);
+        if (st != RELIC_OK) return st;
+    }
+    for (size_t i = 0; i < m->sections_count; i++) kinds[i] = classify(m, i, l, names);
+    return RELIC_OK;
 }
 
 /* A section must be exactly its kind's layout, so that it round-trips: a

@@ -173,6 +173,34 @@ const char *relic_groff_model_section_name(const relic_groff_file *m, size_t i)
     return NULL;
 }
 
+/* The symbols as sorted (handle << 32 | index) keys: equal handles keep
+ * their table order, so a lower bound finds the first, as the scan does. */
+relic_status relic_groff_model_section_names(const relic_groff_file *m, relic_arena *a, const char ***names,
+                                             relic_error *err)
+{
+    const size_t ns = m->sections_count, ny = m->symbols_count;
+    *names = NULL;
+    if (ny > UINT32_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "symbols", "%zu symbols (at most 2^32 - 1)", ny);
+    const char **out = relic_arena_array(a, ns ? ns : 1, sizeof *out, _Alignof(const char *));
+    uint64_t *keys = relic_arena_array(a, ny ? ny : 1, sizeof *keys, 8);
+    if (!out || !keys) return relic_fail(err, RELIC_E_NOMEM, 0, "symbols", "no memory to index %zu symbols", ny);
+    for (size_t k = 0; k < ny; k++) keys[k] = (uint64_t)m->symbols[k].handle << 32 | k;
+    if (relic_sort(keys, ny, sizeof *keys, cmp_u64, a) != RELIC_OK)
+        return relic_fail(err, RELIC_E_NOMEM, 0, "symbols", "no memory to sort %zu symbols", ny);
+    for (size_t i = 0; i < ns; i++) {
+        uint64_t want = (uint64_t)m->sections[i].name << 32;
+        size_t lo = 0, hi = ny;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (keys[mid] < want) lo = mid + 1;
+            else hi = mid;
+        }
+        out[i] = lo < ny && keys[lo] >> 32 == want >> 32 ? m->symbols[keys[lo] & 0xFFFFFFFFu].name : NULL;
+    }
+    *names = out;
+    return RELIC_OK;
+}
+
 relic_bytes relic_groff_model_section_data(const relic_groff_file *m, size_t i)
 {
     relic_bytes b = {NULL, 0};

@@ -72,6 +72,14 @@ relic_grf_layout relic_grf_layout_of(const relic_groff_file *m);
  *  version-dependent kinds when the version is unknown: RELIC_GRF_OPAQUE. */
 relic_grf_kind relic_grf_classify(const relic_groff_file *m, size_t i, const relic_grf_layout *l);
 
+/** relic_grf_classify of every section: kinds[i] for i < m->sections_count.
+ *  Special sections' names are indexed once (relic_groff_model_section_names,
+ *  from arena a, only when there are special sections), so a scene of n
+ *  sections and symbols costs O(n log n), not n^2. Errors: those of
+ *  relic_groff_model_section_names. */
+relic_status relic_grf_classify_all(const relic_groff_file *m, const relic_grf_layout *l, relic_arena *a,
+                                    relic_grf_kind *kinds, relic_error *err);
+
 /** Validate the bytes of one section as kind k with its schema (or the
  *  value-table reader); the section must be exactly the layout (bytes after
  *  it, or a partial entry after the last whole one: RELIC_E_LAYOUT), so that

@@ -51,9 +51,23 @@ relic_status relic_groff_open(const uint8_t *data, size_t size, relic_arena *a, 
 unsigned relic_groff_check(const relic_groff_view *v, int strict, relic_arena *scratch, relic_report_fn report,
                            void *ctx);
 
-/** Name of section i of a decoded model (the symbol its name handle refers
- *  to), or NULL when no symbol has that handle. */
+/** Name of section i of a decoded model (the first symbol whose handle is
+ *  the section's name handle; Trespasser source, Lib/Groff/FileIO.cpp), or
+ *  NULL when no symbol has that handle. Scans the symbol table: O(symbols)
+ *  per call, so a loop over every section wants
+ *  relic_groff_model_section_names. */
 const char *relic_groff_model_section_name(const relic_groff_file *m, size_t i);
+
+/** The names of every section of a decoded model at once: (*names)[i] is
+ *  exactly what relic_groff_model_section_name(m, i) returns (NULL when no
+ *  symbol has the handle; the first symbol when handles repeat), found by
+ *  sorting the symbols by handle once and a binary search per section:
+ *  O(symbols log symbols + sections log symbols) instead of sections x
+ *  symbols. The array (8 bytes per section) and the index (16 bytes per
+ *  symbol, sort scratch included) come from arena a; the names point into
+ *  m. Errors: RELIC_E_NOMEM; RELIC_E_LIMIT past 2^32 - 1 symbols. */
+relic_status relic_groff_model_section_names(const relic_groff_file *m, relic_arena *a, const char ***names,
+                                             relic_error *err);
 
 /** Data of section i of a decoded model (its bytes inside m->data). The
  *  model must come from a checked file or relic_groff_layout. */
