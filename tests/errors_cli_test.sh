@@ -4,8 +4,10 @@
 # of the command (FILE: field @0xOFFSET: message): the line names the file
 # and carries an @0x byte offset, and the exit status is non-zero. The
 # malformed files are relic's own samples (tests/samples/make_format_samples.sh)
-# truncated or with a count corrupted, made here. Environment: RELIC (the
-# binary).
+# truncated or with a count corrupted, made here, and real KEY, BIF and TLK
+# files truncated (when ../shared/corpus is here). The --json forms of info
+# and check report problems as JSON objects carrying the file and an offset.
+# Environment: RELIC (the binary).
 RELIC=${RELIC:-build/relic}
 pass=0
 fail=0
@@ -108,6 +110,53 @@ expect "mutate room.wok" "$B/room.wok" "$RELIC" mutate "$B/room.wok" -n 1 -o "$t
 # mutate names where the validator stopped, not only that it refused
 if grep -q "room.wok: header @0x0: header needs 136 bytes" "$tmp/out"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: mutate room.wok: no validator error line"; sed 's/^/    /' "$tmp/out"; fi
+
+# the --json, -r and --to forms: problems as JSON carry the file and an
+# offset; errors outside a JSON document are the one line
+expect_json() {
+    name=$1 file=$2
+    shift 2
+    "$@" >"$tmp/out" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ] || [ $rc -gt 2 ] || grep -q "Sanitizer\|runtime error:" "$tmp/out"; then
+        fail=$((fail + 1)); echo "FAIL: $name: exit status $rc"; sed 's/^/    /' "$tmp/out"; return
+    fi
+    if grep -F "\"file\": \"$file\"" "$tmp/out" | grep -Eq '"offset": [0-9]+'; then pass=$((pass + 1)); else
+        fail=$((fail + 1)); echo "FAIL: $name: no JSON problem with the file and an offset"; sed 's/^/    /' "$tmp/out"; fi
+}
+expect_json "info --json room.wok" "$B/room.wok" "$RELIC" info --json "$B/room.wok"
+expect_json "check --json room.wok" "$B/room.wok" "$RELIC" check --json "$B/room.wok"
+expect "ls --json pack.mod" "$B/pack.mod" "$RELIC" ls --json "$B/pack.mod"
+expect "info -r pack.mod" "$B/pack.mod" "$RELIC" info -r "$B/pack.mod"
+expect "check -r pack.mod" "$B/pack.mod" "$RELIC" check -r "$B/pack.mod"
+expect "diff --json module.ifo" "$B/module.ifo" "$RELIC" diff --json "$B/module.ifo" "$S/module.ifo"
+expect "path --json area.trn" "$B/area.trn" "$RELIC" path --json "$B/area.trn" 0 0 1 1
+expect "hash --json --names scene.scn" "$B/scene.scn" "$RELIC" hash --json --names "$B/scene.scn"
+expect "dump --to json room.wok" "$B/room.wok" "$RELIC" dump "$B/room.wok" --to json
+
+# KEY, BIF and TLK (ls, extract, get with a talk table or an install):
+# real files truncated, when the corpus is here
+C=../shared/corpus
+tlk=$(ls "$C"/tlk/*.tlk 2>/dev/null | head -1)
+key=$(ls "$C"/key/*.key 2>/dev/null | head -1)
+bif=$(ls "$C"/bif/*.bif 2>/dev/null | head -1)
+if [ -n "$tlk" ] && [ -n "$key" ] && [ -n "$bif" ]; then
+    truncate_to "$tlk" "$B/dialog.tlk" 30
+    truncate_to "$key" "$B/chitin.key" 30
+    truncate_to "$bif" "$B/data.bif" 10
+    mkdir -p "$tmp/install"
+    cp "$B/chitin.key" "$tmp/install/chitin.key"
+    for f in dialog.tlk chitin.key data.bif; do
+        expect "ls $f" "$B/$f" "$RELIC" ls "$B/$f"
+        expect "ls --json $f" "$B/$f" "$RELIC" ls --json "$B/$f"
+    done
+    expect "extract chitin.key" "$B/chitin.key" "$RELIC" extract "$B/chitin.key" -C "$tmp/x5"
+    expect "get dialog.tlk STRREF" "$B/dialog.tlk" "$RELIC" get "$B/dialog.tlk" 5
+    expect "get --tlk dialog.tlk" "$B/dialog.tlk" "$RELIC" get "$S/dog.utc" FirstName --tlk "$B/dialog.tlk"
+    expect "get --install (bad chitin.key)" "$tmp/install/chitin.key" "$RELIC" get --install "$tmp/install" module.ifo
+else
+    echo "note: $C/tlk, key or bif not present: ls, extract and get on KEY, BIF and TLK skipped"
+fi
 
 # the pack commands: a malformed file inside the directory they read
 mkdir -p "$tmp/pk" "$tmp/ps" "$tmp/pt"
