@@ -24,7 +24,7 @@ from . import _lib
 from ._gen import MODULES as _MODULES
 from ._layout import Walker
 
-__all__ = ['open', 'write', 'FormatError', 'View', 'Model', 'schema', 'bwm_build', 'bwm_rebuild', 'trn_bake',
+__all__ = ['open', 'write', 'FormatError', 'View', 'Model', 'Container', 'schema', 'bwm_build', 'bwm_rebuild', 'trn_bake',
            'trn_path', 'wtd_heights', 'wtd_encode', 'audio_samples', 'textures', 'trn_replace_aswm']
 
 
@@ -195,7 +195,18 @@ class Wavelet(View):
         self._root = walker.root(np.frombuffer(raw, np.uint8), memoryview(raw))
 
 
-_VIEWS = {'bwm': Walkmesh, 'trn': Terrain, 'wtd': Wavelet}
+class Container(View):
+    """An ERF/MOD/HAK/SAV/NWM or RIM container, or a BIF: the header and
+    tables as views; decode() gives a relic.containers.ContainerModel, the
+    listing with each member's bytes (memoryviews of the mapping), which
+    relic.write turns back into the container through the C writer."""
+
+    def decode(self):
+        from . import containers
+        return containers.decode(self)
+
+
+_VIEWS = {'bwm': Walkmesh, 'trn': Terrain, 'wtd': Wavelet, 'erf': Container, 'bif': Container}
 _WALKERS = {}
 
 
@@ -270,21 +281,21 @@ class Model(dict):
         return _json.dumps(_to_plain(dict(self)))
 
     def to_bytes(self):
-        return write(self)
+        return _write_json(self['format'], self.to_json().encode())
 
     def save(self, path):
         _atomic_write(path, self.to_bytes())
 
 
 def write(model, path=None):
-    """The file of a Model (or Gff) through relic's C writer: bytes, also
-    written to path (atomically) when given. The output is validated again
-    by the C validator before it is returned. Raises FormatError when the
-    model does not make a valid file."""
-    if hasattr(model, 'to_bytes') and not isinstance(model, Model):
-        data = model.to_bytes()
-    else:
-        data = _write_json(model['format'], model.to_json().encode())
+    """The file of a Model, ContainerModel or Gff through relic's C writer:
+    bytes, also written to path (atomically) when given. The output is
+    validated again by the C validator before it is returned. Raises
+    FormatError when the model does not make a valid file."""
+    if not hasattr(model, 'to_bytes'):  # a plain dict of relic's JSON form
+        from .containers import ContainerModel, _ENTRIES
+        model = (ContainerModel if model.get('format') in _ENTRIES else Model)(model)
+    data = model.to_bytes()
     if path is not None:
         _atomic_write(path, data)
     return data
