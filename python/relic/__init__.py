@@ -17,6 +17,7 @@ import importlib
 import json as _json
 import mmap as _mmap
 import os as _os
+import struct as _struct
 
 import numpy as np
 
@@ -24,7 +25,7 @@ from . import _lib
 from ._gen import MODULES as _MODULES
 from ._layout import Walker
 
-__all__ = ['open', 'write', 'FormatError', 'View', 'Model', 'Container', 'schema', 'bwm_build', 'bwm_rebuild', 'trn_bake',
+__all__ = ['open', 'view', 'write', 'FormatError', 'View', 'Model', 'Container', 'schema', 'bwm_build', 'bwm_rebuild', 'trn_bake',
            'trn_path', 'wtd_heights', 'wtd_encode', 'audio_samples', 'textures', 'trn_replace_aswm']
 
 
@@ -243,6 +244,23 @@ def open(src, format=None):
     if fmt == 'erf' and bytes(mem[:4]) == b'RIM ':
         layout = 'rim'  # RIM archives share ERF's detection and checks, not its layout
     return _VIEWS.get(fmt, View)(fmt, buf, mem, path, _walker(layout))
+
+
+def view(module, src):
+    """Zero-copy views of a file (path or bytes) laid out by a generated
+    module: one made by `relic-gen --python DIR` from a schema of your own,
+    outside relic's tree (docs/adding-a-format.md), or relic.schema(name).
+    librelic does not know such a format, so no C check runs here: validate
+    the bytes first (with the C validator generated from the same schema).
+    Bytes that do not fit the layout raise ValueError; nothing is read
+    outside them (NumPy and struct check every range)."""
+    buf, mem, path = _map(src)
+    fmt = getattr(module, 'FORMAT', module)
+    try:
+        return View(fmt.name, buf, mem, path, Walker(fmt))
+    except (ValueError, TypeError, IndexError, OverflowError, _struct.error) as e:
+        raise ValueError('%s: does not fit the %s layout (%s); validate it with the generated C validator first'
+                         % (path or '<bytes>', fmt.name, e)) from None
 
 
 def _numeric(v):
