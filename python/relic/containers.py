@@ -99,9 +99,10 @@ class ContainerModel(dict):
                 raise ValueError('%s: a member is named resref.ext, not %r' % (self.kind, name))
             if any(n.lower() == name.lower() for n in self.names()):
                 raise ValueError('%s: %r is already a member (replace() changes its bytes)' % (self.kind, name))
-            e = {'name': name, 'data': data}
+            # ResRefs lower case, as in real files and relic pack's
+            e = {'name': name, 'resref': name.rsplit('.', 1)[0].lower(), 'data': data}
             if res_type is not None:
-                e['resref'], e['type'] = name.rsplit('.', 1)[0], int(res_type)
+                e['type'] = int(res_type)
             self._list().append(e)
         self._relayout()
 

@@ -93,7 +93,7 @@ def test_added_member_type_comes_from_the_extension_or_res_type():
     if path[0] is None:
         pytest.skip('../shared/corpus absent: corpus part skipped')
     m = relic.open(path[0]).decode()
-    m.add('guard.utc', b'x')
+    m.add('Guard.UTC', b'x')  # ResRefs are stored lower case
     m.add('blob.bin', b'yz', res_type=9999)
     m.add('other.4242', b'')
     back = relic.open(relic.write(m)).decode()
