@@ -208,6 +208,23 @@ static void a_bad_container_listing_is_a_problem_with_its_path(void **state)
     assert_null(out.data);
 }
 
+/* An offset past the listing's file size is not kept: the data are packed. */
+static void a_container_offset_past_its_file_size_is_packed(void **state)
+{
+    (void)state;
+    const char *json = "{\"format\": \"rim\", \"file_size\": 5, \"entries\": [{\"name\": \"a.txt\", "
+                       "\"offset\": 4000000000, \"size\": 1}]}";
+    const uint8_t a[] = "x";
+    const uint8_t *data[] = {a};
+    const uint64_t sizes[] = {1};
+    sink out = {0};
+    problems p = {0};
+    assert_int_equal(relic_abi_container_write(json, strlen(json), data, sizes, 1, on_output, &out, on_problem, &p), 0);
+    assert_int_equal(out.size, 120 + 32 + 1);
+    assert_int_equal(out.data[out.size - 1], 'x');
+    free(out.data);
+}
+
 /* A BIF whose offsets do not fit (0: inside the header) is laid out packed. */
 static void a_bif_is_written_packed_when_its_offsets_do_not_hold(void **state)
 {
@@ -238,6 +255,7 @@ int main(void)
         cmocka_unit_test(build_from_geometry_validates),
         cmocka_unit_test(a_container_is_written_from_its_listing_and_bytes),
         cmocka_unit_test(a_bad_container_listing_is_a_problem_with_its_path),
+        cmocka_unit_test(a_container_offset_past_its_file_size_is_packed),
         cmocka_unit_test(a_bif_is_written_packed_when_its_offsets_do_not_hold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

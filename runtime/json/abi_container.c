@@ -183,7 +183,9 @@ static relic_status erf_from_listing(relic_jr *r, const relic_jv *doc, const uin
     }
     relic_jr_pop(r);
     if (st != RELIC_OK) return st;
-    if (!has_file_size) kept = 0;
+    /* the listing's layout holds only for data inside the file it describes */
+    for (uint32_t i = 0; kept && i < ar.count; i++)
+        if (!has_file_size || (uint64_t)ar.entries[i].offset + ar.entries[i].size > file_size) kept = 0;
     ar.file_size = kept ? file_size : 0;
     return relic_erf_archive_write(&ar, kept ? RELIC_ERF_LAYOUT_KEEP : RELIC_ERF_LAYOUT_PACKED, r->arena, out, NULL, r->err);
 }

@@ -74,8 +74,8 @@ int relic_abi_from_json(const char *format, const char *json, size_t size, relic
  *  bytes of entry i, n of them, one per listed entry.
  *  Layout: ERF/RIM keep the listing's (tables and data where it says, zeros
  *  up to file_size: an unchanged listing gives the container back byte for
- *  byte) when every entry has an offset and a size equal to sizes[i] and the
- *  listing a file_size, falling back to the packed layout when those
+ *  byte) when every entry has an offset and a size equal to sizes[i] and its data
+ *  end inside the listing's file_size, falling back to the packed layout when those
  *  positions overlap; BIF keeps each resource at its offset when every
  *  offset lies after the table and every file_size equals sizes[i] (the file
  *  ends with the last datum). Otherwise the packed layout: tables, then the
