@@ -2,8 +2,9 @@
  * (.erf .mod .hak .sav .nwm) and RIM V1.0 (.rim). info, check (the
  * container, then every member that is a GFF, validated in place; --strict
  * adds what real files keep: ResID = index, no name twice), the JSON
- * listing (header, localized strings, entries; the manifest `relic extract`
- * writes and `relic pack` reads, runtime/cli/cmd_container.c) and re-writing
+ * listing (header, localized strings, entries, printed by librelic-json's
+ * relic_erf_archive_json; the manifest `relic extract` writes and `relic
+ * pack` reads, runtime/cli/cmd_container.c) and re-writing
  * in the container's own layout. Sources: xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim. */
 #include <stdlib.h>
 #include <string.h>
