@@ -12,10 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dirent.h>
+
 #include "relic.h"
 #include "relic_abi.h"
+#include "relic_erf.h"
 
 #define ROOM "tests/samples/room.wok"
+#define CORPUS_CONTAINERS "../shared/corpus/other"
 
 typedef struct problems {
     int count;
@@ -225,6 +229,56 @@ static void a_container_offset_past_its_file_size_is_packed(void **state)
     free(out.data);
 }
 
+/* Every corpus ERF/MOD/RIM: its listing (relic_abi_to_json) and its
+ * members' bytes in place write the file back byte for byte. */
+static void every_corpus_container_is_written_back_from_its_listing(void **state)
+{
+    (void)state;
+    DIR *d = opendir(CORPUS_CONTAINERS);
+    if (!d) {
+        printf("note: %s absent: corpus part skipped\n", CORPUS_CONTAINERS);
+        skip();
+    }
+    struct dirent *de;
+    int seen = 0;
+    while ((de = readdir(d))) {
+        char path[512];
+        size_t n;
+        snprintf(path, sizeof path, "%s/%s", CORPUS_CONTAINERS, de->d_name);
+        if (de->d_name[0] == '.') continue;
+        uint8_t *in = slurp(path, &n);
+        const char *f = relic_abi_detect(in, n, de->d_name);
+        if (f && !strcmp(f, "erf")) {
+            relic_arena a;
+            relic_erf_archive ar;
+            relic_error err;
+            relic_arena_init_heap(&a, 0);
+            assert_int_equal(relic_erf_open(in, n, &a, &ar, &err), RELIC_OK);
+            const uint8_t **data = calloc(ar.count + 1, sizeof *data);
+            uint64_t *sizes = calloc(ar.count + 1, sizeof *sizes);
+            assert_true(data && sizes);
+            for (uint32_t i = 0; i < ar.count; i++) data[i] = ar.entries[i].data, sizes[i] = ar.entries[i].size;
+            sink listing = {0}, out = {0};
+            problems p = {0};
+            assert_int_equal(relic_abi_to_json("erf", in, n, on_output, &listing, on_problem, &p), 0);
+            assert_int_equal(relic_abi_container_write((const char *)listing.data, listing.size, data, sizes, ar.count, on_output,
+                                                       &out, on_problem, &p),
+                             0);
+            assert_int_equal(out.size, n);
+            assert_memory_equal(out.data, in, n);
+            seen++;
+            free(listing.data);
+            free(out.data);
+            free(data);
+            free(sizes);
+            relic_arena_release(&a);
+        }
+        free(in);
+    }
+    closedir(d);
+    assert_true(seen > 0);
+}
+
 /* A BIF whose offsets do not fit (0: inside the header) is laid out packed. */
 static void a_bif_is_written_packed_when_its_offsets_do_not_hold(void **state)
 {
@@ -256,6 +310,7 @@ int main(void)
         cmocka_unit_test(a_container_is_written_from_its_listing_and_bytes),
         cmocka_unit_test(a_bad_container_listing_is_a_problem_with_its_path),
         cmocka_unit_test(a_container_offset_past_its_file_size_is_packed),
+        cmocka_unit_test(every_corpus_container_is_written_back_from_its_listing),
         cmocka_unit_test(a_bif_is_written_packed_when_its_offsets_do_not_hold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
