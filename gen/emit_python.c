@@ -5,7 +5,9 @@
  * list with its counts, placements and branches as Python expressions, which
  * python/relic/_layout.py walks to lay zero-copy views over the bytes.
  * Names come from the AST only (no C names), so a renamed C type does not
- * change this module. */
+ * change this module. It imports relic._layout by its absolute name, so a
+ * module made from a user's own schema outside relic's tree works beside
+ * the installed package (relic.view). */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,7 +327,7 @@ void emit_python(gen_schema *s, gen_out *o)
     py_doc_text(o, fm->doc ? fm->doc : fm->name);
     out_puts(o, "\n\nSource: ");
     py_doc_text(o, fm->source ? fm->source : "");
-    out_puts(o, ".\n\"\"\"\nimport enum\n\nimport numpy as np\n\nfrom .._layout import Field, Format, If, Struct, Switch\n");
+    out_puts(o, ".\n\"\"\"\nimport enum\n\nimport numpy as np\n\nfrom relic._layout import Field, Format, If, Struct, Switch\n");
     out_printf(o, "\nNAME = '%s'\nEXTENSIONS = (", fm->name);
     for (int i = 0; i < fm->nextensions; i++) out_printf(o, "'%s', ", fm->extensions[i]);
     out_puts(o, ")\n");

@@ -138,5 +138,21 @@ after the edit: 2 points in 56 bytes"
 [ "$fail" = 0 ] || echo "wpt_demo said: $out"
 out=$(LD_LIBRARY_PATH="$tmp/usr/lib" ./wpt_demo damaged 2>&1)
 case "$out" in "invalid: points[1].kind @0x30:"*) ok ;; *) bad "damaged file: $out" ;; esac
+# the Python module of the same schema, used beside the installed package
+# (relic.view: the generated layout, no librelic format needed)
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+    pydir=$(ls -d "$tmp"/usr/lib/python3*/dist-packages 2>/dev/null | head -1)
+    if "$gen" -o gen --python py schema/mine/wpt.schema >genpy.log 2>&1; then ok; else bad "relic-gen --python: $(cat genpy.log)"; fi
+    out=$(env -u RELIC_LIB PYTHONPATH="$pydir:py" /usr/bin/python3 -c '
+import struct, numpy as np, relic, mine_wpt as w
+pts = b"".join(struct.pack("<3fHHI", 1.5 * i, -2.0, 0.25, i, 100 + i, i + 1 if i < 2 else 0xFFFFFFFF) for i in range(3))
+v = relic.view(w, b"WPT1" + struct.pack("<3I", 0, 3, 16) + pts)
+print(len(v.points), w.PointKind(v.points["kind"][2]).name, v.points["x"].tolist(), np.shares_memory(v.points, v.buffer))
+' 2>&1)
+    check test "$out" = "3 TREASURE [0.0, 1.5, 3.0] True"
+    [ "$out" = "3 TREASURE [0.0, 1.5, 3.0] True" ] || echo "python said: $out"
+else
+    echo "outoftree_test: /usr/bin/python3 without numpy: the Python module's check skipped"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

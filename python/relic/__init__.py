@@ -17,6 +17,7 @@ import importlib
 import json as _json
 import mmap as _mmap
 import os as _os
+import struct as _struct
 
 import numpy as np
 
@@ -24,7 +25,7 @@ from . import _lib
 from ._gen import MODULES as _MODULES
 from ._layout import Walker
 
-__all__ = ['open', 'write', 'FormatError', 'View', 'Model', 'schema', 'bwm_build', 'bwm_rebuild', 'trn_bake',
+__all__ = ['open', 'view', 'write', 'FormatError', 'View', 'Model', 'Container', 'schema', 'bwm_build', 'bwm_rebuild', 'trn_bake',
            'trn_path', 'wtd_heights', 'wtd_encode', 'audio_samples', 'textures', 'trn_replace_aswm']
 
 
@@ -195,7 +196,18 @@ class Wavelet(View):
         self._root = walker.root(np.frombuffer(raw, np.uint8), memoryview(raw))
 
 
-_VIEWS = {'bwm': Walkmesh, 'trn': Terrain, 'wtd': Wavelet}
+class Container(View):
+    """An ERF/MOD/HAK/SAV/NWM or RIM container, or a BIF: the header and
+    tables as views; decode() gives a relic.containers.ContainerModel, the
+    listing with each member's bytes (memoryviews of the mapping), which
+    relic.write turns back into the container through the C writer."""
+
+    def decode(self):
+        from . import containers
+        return containers.decode(self)
+
+
+_VIEWS = {'bwm': Walkmesh, 'trn': Terrain, 'wtd': Wavelet, 'erf': Container, 'bif': Container}
 _WALKERS = {}
 
 
@@ -234,6 +246,23 @@ def open(src, format=None):
     return _VIEWS.get(fmt, View)(fmt, buf, mem, path, _walker(layout))
 
 
+def view(module, src):
+    """Zero-copy views of a file (path or bytes) laid out by a generated
+    module: one made by `relic-gen --python DIR` from a schema of your own,
+    outside relic's tree (docs/adding-a-format.md), or relic.schema(name).
+    librelic does not know such a format, so no C check runs here: validate
+    the bytes first (with the C validator generated from the same schema).
+    Bytes that do not fit the layout raise ValueError; nothing is read
+    outside them (NumPy and struct check every range)."""
+    buf, mem, path = _map(src)
+    fmt = getattr(module, 'FORMAT', module)
+    try:
+        return View(fmt.name, buf, mem, path, Walker(fmt))
+    except (ValueError, TypeError, IndexError, OverflowError, _struct.error) as e:
+        raise ValueError('%s: does not fit the %s layout (%s); validate it with the generated C validator first'
+                         % (path or '<bytes>', fmt.name, e)) from None
+
+
 def _numeric(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
@@ -270,21 +299,21 @@ class Model(dict):
         return _json.dumps(_to_plain(dict(self)))
 
     def to_bytes(self):
-        return write(self)
+        return _write_json(self['format'], self.to_json().encode())
 
     def save(self, path):
         _atomic_write(path, self.to_bytes())
 
 
 def write(model, path=None):
-    """The file of a Model (or Gff) through relic's C writer: bytes, also
-    written to path (atomically) when given. The output is validated again
-    by the C validator before it is returned. Raises FormatError when the
-    model does not make a valid file."""
-    if hasattr(model, 'to_bytes') and not isinstance(model, Model):
-        data = model.to_bytes()
-    else:
-        data = _write_json(model['format'], model.to_json().encode())
+    """The file of a Model, ContainerModel or Gff through relic's C writer:
+    bytes, also written to path (atomically) when given. The output is
+    validated again by the C validator before it is returned. Raises
+    FormatError when the model does not make a valid file."""
+    if not hasattr(model, 'to_bytes'):  # a plain dict of relic's JSON form
+        from .containers import ContainerModel, _ENTRIES
+        model = (ContainerModel if model.get('format') in _ENTRIES else Model)(model)
+    data = model.to_bytes()
     if path is not None:
         _atomic_write(path, data)
     return data

@@ -50,6 +50,12 @@ for _f in (json.relic_abi_to_json, json.relic_abi_from_json):
     _f.argtypes = [ctypes.c_char_p, ctypes.c_void_p, ctypes.c_size_t, SINK, ctypes.c_void_p, PROBLEM, ctypes.c_void_p]
 
 
+json.relic_abi_container_write.restype = ctypes.c_int
+json.relic_abi_container_write.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p),
+                                           ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t, SINK, ctypes.c_void_p,
+                                           PROBLEM, ctypes.c_void_p]
+
+
 def status_name(code):
     return core.relic_status_name(code).decode()
 
@@ -92,6 +98,22 @@ def to_json(fmt, address, size):
 def from_json(fmt, text):
     buf = ctypes.create_string_buffer(text, len(text))
     return _run(json.relic_abi_from_json, fmt, ctypes.addressof(buf), len(text))
+
+
+def container_write(text, arrays):
+    """(problems or -1, container bytes, problems) of a listing (JSON bytes)
+    and one uint8 array per entry, handed to C by address (no copy)."""
+    out = []
+
+    def sink(_user, data, n):
+        out.append(ctypes.string_at(data, n))
+    problems, cb = _collector()
+    buf = ctypes.create_string_buffer(text, len(text))
+    n = len(arrays)
+    ptrs = (ctypes.c_void_p * max(n, 1))(*[a.ctypes.data if len(a) else None for a in arrays])
+    sizes = (ctypes.c_uint64 * max(n, 1))(*[len(a) for a in arrays])
+    r = json.relic_abi_container_write(ctypes.addressof(buf), len(text), ptrs, sizes, n, SINK(sink), None, cb, None)
+    return r, (out[0] if out else None), problems
 
 
 # ---- format algorithms (relic_abi.h, runtime/formats/abi_algo.c) ----

@@ -2,8 +2,9 @@
  * (.erf .mod .hak .sav .nwm) and RIM V1.0 (.rim). info, check (the
  * container, then every member that is a GFF, validated in place; --strict
  * adds what real files keep: ResID = index, no name twice), the JSON
- * listing (header, localized strings, entries; the manifest `relic extract`
- * writes and `relic pack` reads, runtime/cli/cmd_container.c) and re-writing
+ * listing (header, localized strings, entries, printed by librelic-json's
+ * relic_erf_archive_json; the manifest `relic extract` writes and `relic
+ * pack` reads, runtime/cli/cmd_container.c) and re-writing
  * in the container's own layout. Sources: xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim. */
 #include <stdlib.h>
 #include <string.h>
@@ -189,100 +190,9 @@ static unsigned erf_check(const cli_input *in, int strict) { return erf_check_me
 
 unsigned cli_erf_check_tables(const cli_input *in, int strict) { return erf_check_members(in, strict, 0); }
 
-static void json_key(relic_buf *o, const char *k)
-{
-    relic_buf_puts(o, ",\n  \"");
-    relic_buf_puts(o, k);
-    relic_buf_puts(o, "\": ");
-}
+void cli_erf_entry_json(const relic_erf_archive *ar, uint32_t i, relic_buf *o) { relic_erf_archive_json_entry(ar, i, o); }
 
-static void json_hex_if_nonzero(relic_buf *o, const char *k, const uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (p[i]) {
-            json_key(o, k);
-            relic_json_hex(o, p, n);
-            return;
-        }
-}
-
-void cli_erf_entry_json(const relic_erf_archive *ar, uint32_t i, relic_buf *o)
-{
-    char name[RELIC_ERF_RESREF_MAX + 16];
-    const relic_erf_entry *e = &ar->entries[i];
-    relic_erf_entry_name(ar, i, name, sizeof name);
-    relic_buf_puts(o, "{\"name\": ");
-    relic_json_string(o, name, strlen(name));
-    relic_buf_puts(o, ", \"resref\": ");
-    relic_json_string(o, e->resref, strlen(e->resref));
-    relic_buf_puts(o, ", \"type\": ");
-    relic_json_u64(o, e->res_type);
-    relic_buf_puts(o, ", \"id\": ");
-    relic_json_u64(o, e->res_id);
-    if (e->unused) {
-        relic_buf_puts(o, ", \"unused\": ");
-        relic_json_u64(o, e->unused);
-    }
-    relic_buf_puts(o, ", \"offset\": ");
-    relic_json_u64(o, e->offset);
-    relic_buf_puts(o, ", \"size\": ");
-    relic_json_u64(o, e->size);
-    relic_buf_puts(o, "}");
-}
-
-int cli_erf_json(const relic_erf_archive *ar, relic_buf *o)
-{
-    if (ar->kind == RELIC_ERF_KIND_RIM) {
-        const relic_rim_header *h = &ar->rim.header;
-        relic_buf_puts(o, "{\n  \"format\": \"rim\"");
-        json_key(o, "reserved_0");
-        relic_json_u64(o, h->reserved_0);
-        json_key(o, "offset_to_entries");
-        relic_json_u64(o, h->offset_to_entries);
-        json_hex_if_nonzero(o, "reserved", h->reserved, sizeof h->reserved);
-    } else {
-        const relic_erf_header *h = &ar->erf.header;
-        relic_buf_puts(o, "{\n  \"format\": \"erf\"");
-        json_key(o, "file_type");
-        relic_json_string(o, h->file_type, 4);
-        json_key(o, "version");
-        relic_buf_puts(o, h->file_version == RELIC_ERF_VERSION_V1_1 ? "\"V1.1\"" : "\"V1.0\"");
-        json_key(o, "build_year");
-        relic_json_u64(o, h->build_year);
-        json_key(o, "build_day");
-        relic_json_u64(o, h->build_day);
-        json_key(o, "description_str_ref");
-        relic_json_u64(o, h->description_str_ref);
-        json_key(o, "offset_to_localized_string");
-        relic_json_u64(o, h->offset_to_localized_string);
-        json_key(o, "offset_to_key_list");
-        relic_json_u64(o, h->offset_to_key_list);
-        json_key(o, "offset_to_resource_list");
-        relic_json_u64(o, h->offset_to_resource_list);
-        json_hex_if_nonzero(o, "reserved", h->reserved, sizeof h->reserved);
-        json_key(o, "localized_strings");
-        relic_buf_puts(o, "[");
-        for (size_t i = 0; i < ar->erf.localized_strings_count; i++) {
-            const relic_erf_localized_string *s = &ar->erf.localized_strings[i];
-            relic_buf_puts(o, i ? ",\n    {\"language_id\": " : "\n    {\"language_id\": ");
-            relic_json_u64(o, s->language_id);
-            relic_buf_puts(o, ", \"text\": ");
-            relic_json_string(o, (const char *)s->text, s->text_count);
-            relic_buf_puts(o, "}");
-        }
-        relic_buf_puts(o, ar->erf.localized_strings_count ? "\n  ]" : "]");
-    }
-    json_key(o, "file_size");
-    relic_json_u64(o, ar->file_size);
-    json_key(o, "entries");
-    relic_buf_puts(o, "[");
-    for (uint32_t i = 0; i < ar->count; i++) {
-        relic_buf_puts(o, i ? ",\n    " : "\n    ");
-        cli_erf_entry_json(ar, i, o);
-    }
-    relic_buf_puts(o, ar->count ? "\n  ]\n}\n" : "]\n}\n");
-    return o->failed ? 1 : 0;
-}
+int cli_erf_json(const relic_erf_archive *ar, relic_buf *o) { return relic_erf_archive_json(ar, o); }
 
 static int erf_to_json(const cli_input *in, relic_buf *out)
 {

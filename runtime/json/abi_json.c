@@ -10,6 +10,7 @@
 #include "relic.h"
 #include "relic_abi.h"
 #include "relic_bwm.h"
+#include "relic_erf.h"
 #include "relic_gff.h"
 #include "relic_grf.h"
 #include "relic_key.h"
@@ -57,6 +58,15 @@ static int gff_from_json(const char *json, size_t size, relic_arena *a, relic_bu
     /* the "__layout" family of the JSON (bioware when absent), as relic convert writes it */
     if (relic_gff_write_tree(&t, t.family, a, out, NULL, err) != RELIC_OK) return 1;
     return relic_gff_open(out->data, out->size, a, NULL, NULL, &check, err) != RELIC_OK;
+}
+
+/* ERF/MOD/HAK/SAV/NWM and RIM: the listing (relic_erf_archive_json); the
+ * members' bytes go through relic_abi_container_write, not this JSON. */
+static int erf_to_json(const uint8_t *data, size_t size, relic_arena *a, relic_buf *out, relic_error *err)
+{
+    relic_erf_archive ar;
+    if (relic_erf_open(data, size, a, &ar, err) != RELIC_OK) return 1;
+    return relic_erf_archive_json(&ar, out);
 }
 
 /* GROFF (GRF, SCN): the whole-file JSON `relic dump` prints (sections
@@ -110,7 +120,8 @@ static int run(const char *format, const void *in, size_t size, int to_json, rel
 {
     const relic_schema_ops *s = schema_of(format);
     int gff = format && strcmp(format, "gff") == 0, groff = format && strcmp(format, "groff") == 0;
-    if (!s && !gff && !groff) return -1;
+    int erf = format && to_json && strcmp(format, "erf") == 0;
+    if (!s && !gff && !groff && !erf) return -1;
     relic_arena a;
     relic_buf out;
     relic_error err;
@@ -118,7 +129,8 @@ static int run(const char *format, const void *in, size_t size, int to_json, rel
     relic_arena_init_heap(&a, ABI_ARENA_LIMIT);
     relic_buf_init_arena(&out, &a, 0);
     int bad;
-    if (gff) bad = to_json ? gff_to_json(in, size, &a, &out, &err) : gff_from_json(in, size, &a, &out, &err);
+    if (erf) bad = erf_to_json(in, size, &a, &out, &err);
+    else if (gff) bad = to_json ? gff_to_json(in, size, &a, &out, &err) : gff_from_json(in, size, &a, &out, &err);
     else if (groff) bad = to_json ? groff_to_json(in, size, &a, &out, &err) : groff_from_json(in, size, &a, &out, &err);
     else bad = to_json ? schema_to_json(s, in, size, &a, &out, &err) : schema_from_json(s, in, size, &a, &out, &err);
     if (!bad && out.failed) bad = relic_fail(&err, RELIC_E_NOMEM, 0, NULL, "output does not fit in memory") != RELIC_OK;

@@ -39,3 +39,18 @@ def samples(tmp_path_factory):
     subprocess.run(['sh', os.path.join(ROOT, 'tests', 'samples', 'make_format_samples.sh'), str(d)],
                    env=dict(os.environ, RELIC=RELIC), capture_output=True, check=True, cwd=ROOT)
     return d
+
+
+@pytest.fixture(scope='session')
+def packed_key(tmp_path_factory):
+    """A KEY and its BIF made by relic pack from tests/samples' walkmeshes
+    (the corpus has no whole BIF)."""
+    d = tmp_path_factory.mktemp('keybif')
+    src = d / 'src'
+    src.mkdir()
+    for f in ('room.wok', 'crate.pwk', 'door0.dwk'):
+        (src / f).write_bytes(open(os.path.join(SAMPLES, f), 'rb').read())
+    relic_cmd('pack', str(src), str(d / 'chitin.key'))
+    bifs = sorted((d / 'data').glob('*.bif'))
+    assert bifs
+    return d / 'chitin.key', bifs[0]

@@ -2,9 +2,8 @@
 GROFF (GRF/SCN), WTD, KEY, BIF and TLK. For every corpus file of each (and
 files relic's own writers make where the corpus has none: a whole BIF):
 the views give the values of `relic dump`, fixed-size arrays are views of
-the mapping, an unchanged model writes the input back byte for byte where
-the C writer takes relic's JSON and the JSON holds the whole file (GROFF,
-KEY, TLK), and a damaged file raises
+the mapping, an unchanged model writes the input back byte for byte (GROFF,
+KEY, TLK, BIF; ERF/MOD/RIM in test_containers.py), and a damaged file raises
 FormatError naming the field and byte offset, as `relic check` prints it.
 docs/python.md has the table of formats x checks."""
 import enum
@@ -234,27 +233,11 @@ def test_tlk_views_equal_relic_dump_and_write_back(path):
     assert len(v.entries) == v.header.string_count
 
 
-@pytest.fixture(scope='module')
-def packed_key(tmp_path_factory):
-    """A KEY and its BIF made by relic pack from tests/samples' walkmeshes
-    (the corpus has no whole BIF)."""
-    d = tmp_path_factory.mktemp('keybif')
-    src = d / 'src'
-    src.mkdir()
-    for f in ('room.wok', 'crate.pwk', 'door0.dwk'):
-        (src / f).write_bytes(open(os.path.join(SAMPLES, f), 'rb').read())
-    relic_cmd('pack', str(src), str(d / 'chitin.key'))
-    bifs = sorted((d / 'data').glob('*.bif'))
-    assert bifs
-    return d / 'chitin.key', bifs[0]
-
-
 def test_packed_key_and_bif_views_equal_relic_dump_and_write_back(packed_key):
     key, bif = packed_key
     check_schema_file(str(key))
-    # a BIF's JSON is its resource table, not the data (relic extract and
-    # pack move those): no write-back from the model
-    v, n = check_schema_file(str(bif), write_back=False)
+    # the model carries each resource's bytes (relic.containers): written back whole
+    v, n = check_schema_file(str(bif))
     assert v.format == 'bif' and n >= 1
     # a resource's bytes through the view are the member file's
     r = v.variable_resources[0]

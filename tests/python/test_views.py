@@ -149,3 +149,16 @@ def test_corrupted_corpus_gff_raises(path):
         relic.open(path)
     assert e.value.path and e.value.offset > 0
     assert str(e.value) == relic_cmd('check', path, check=False).stdout.decode().splitlines()[0]
+
+
+def test_view_with_a_generated_module_needs_no_librelic_format(tmp_path):
+    """relic.view: the layout of a generated module alone (a user's own
+    schema outside relic's tree works the same: tests/outoftree_test.sh)."""
+    room = os.path.join(SAMPLES, 'room.wok')
+    v, w = relic.view(relic.schema('bwm'), room), relic.open(room)
+    assert np.array_equal(v.vertices, w.vertices) and np.shares_memory(v.vertices, v.buffer)
+    assert v.header.type == w.header.type
+    data = open(room, 'rb').read()
+    for n in (0, 135, 300):
+        with pytest.raises(ValueError, match='does not fit the bwm layout'):
+            relic.view(relic.schema('bwm'), data[:n])

@@ -7,7 +7,7 @@ import enum
 
 import numpy as np
 
-from .._layout import Field, Format, If, Struct, Switch
+from relic._layout import Field, Format, If, Struct, Switch
 
 NAME = 'wtd'
 EXTENSIONS = ('wtd', )

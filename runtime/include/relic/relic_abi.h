@@ -46,7 +46,9 @@ int relic_abi_check(const char *format, const uint8_t *data, size_t size, relic_
 /** The JSON form of data as `relic dump` prints it (formats "bwm", "trn",
  *  "cau", "pid", "tpa", "key", "bif", "tlk": the schema's JSON; "gff":
  *  nwn_gff's JSON, text as UTF-8 where NWN2's else cp1252; "groff": the
- *  whole-file JSON with each section decoded by kind, relic_grf.h), handed
+ *  whole-file JSON with each section decoded by kind, relic_grf.h; "erf":
+ *  an ERF or RIM container's listing, relic_erf_archive_json, members' bytes
+ *  left out: relic_abi_container_write writes them back), handed
  *  whole to sink. Returns 0, or the
  *  number of problems sent to fn (the input does not validate; or -1 for a
  *  format without this entry point). */
@@ -61,6 +63,34 @@ int relic_abi_to_json(const char *format, const uint8_t *data, size_t size, reli
  *  validate), or -1 for a format without this entry point. */
 int relic_abi_from_json(const char *format, const char *json, size_t size, relic_abi_sink_fn sink, void *sink_user,
                         relic_abi_problem_fn fn, void *user);
+
+/** A container written through relic's C container writers (those of
+ *  `relic pack`), for a model of it: json is the container's listing as
+ *  `relic dump` prints it (ERF/MOD/HAK/SAV/NWM "format": "erf": file_type,
+ *  version, build date, description StrRef, table offsets, localized
+ *  strings, file_size, entries [{name, resref, type, id, offset, size}];
+ *  RIM "format": "rim"; BIF "format": "bif": header and variable_resources
+ *  [{id, offset, file_size, res_type}]), and data[i] (sizes[i] bytes) the
+ *  bytes of entry i, n of them, one per listed entry.
+ *  Layout: ERF/RIM keep the listing's (tables and data where it says, zeros
+ *  up to file_size: an unchanged listing gives the container back byte for
+ *  byte) when every entry has an offset and a size equal to sizes[i] and its data
+ *  end inside the listing's file_size, falling back to the packed layout when those
+ *  positions overlap; BIF keeps each resource at its offset when every
+ *  offset lies after the table and every file_size equals sizes[i] (the file
+ *  ends with the last datum). Otherwise the packed layout: tables, then the
+ *  data back to back in entry order. An ERF/RIM entry may give "name"
+ *  (resref.ext, or a decimal type id as extension) instead of "resref" and
+ *  "type"; "id" left out is the entry's index. Counts and sizes are the
+ *  writer's. The output is validated (relic_erf_open, relic_bif_open: data
+ *  ranges included) before it goes to sink. Returns 0, the number of problems
+ *  sent to fn (listing that does not read, with its JSON path; n not the
+ *  number of entries: RELIC_E_ARGUMENT; output that does not validate), or
+ *  -1 when the listing is no ERF, RIM or BIF. Scratch: a heap arena of at
+ *  most 1 GiB, released before return. Sources: xoreos, src/aurora/erffile.cpp,
+ *  rimfile.cpp; BioWare, "Key and BIF File Formats" 3 (runtime/json/abi_container.c). */
+int relic_abi_container_write(const char *json, size_t json_size, const uint8_t *const *data, const uint64_t *sizes, size_t n,
+                              relic_abi_sink_fn sink, void *sink_user, relic_abi_problem_fn fn, void *user);
 
 /* ---- format algorithms (runtime/formats/abi_algo.c, librelic) ----
  * Each returns 0 and hands its result to sink, or returns the number of

@@ -127,6 +127,22 @@ typedef enum relic_erf_layout {
 relic_status relic_erf_archive_write(const relic_erf_archive *ar, relic_erf_layout layout, relic_arena *scratch, relic_buf *out,
                                      int *fell_back, relic_error *err);
 
+/** The container's JSON listing (librelic-json, runtime/json/erf_json.c),
+ *  what `relic dump` prints and `relic pack` reads as its manifest: an
+ *  object with "format" ("erf" or "rim"), the header fields (ERF: file_type,
+ *  version "V1.0"/"V1.1", build_year, build_day, description_str_ref, the
+ *  three table offsets, "reserved" as hex when not all zero, localized_strings
+ *  [{language_id, text}] with text as Latin-1 code points; RIM: reserved_0,
+ *  offset_to_entries, "reserved" likewise), file_size (bytes), and entries
+ *  in table order (relic_erf_archive_json_entry), appended to o. Returns 0, 1 when o
+ *  ran out of memory (o->failed). The members' bytes are not in it. */
+int relic_erf_archive_json(const relic_erf_archive *ar, relic_buf *o);
+
+/** Entry i as one JSON object {name (resref.ext, relic_erf_entry_name),
+ *  resref, type, id, [unused, only when not zero,] offset, size (bytes)},
+ *  appended to o (librelic-json). */
+void relic_erf_archive_json_entry(const relic_erf_archive *ar, uint32_t i, relic_buf *o);
+
 /* ---------------------------------------------------------------------- */
 /* Resource type ids (xoreos, src/aurora/keyfile.cpp, biffile.cpp table, nwn-lib-d, constants.d; xoreos, src/aurora/types.h; xoreos types.h) */
 /* ---------------------------------------------------------------------- */
