@@ -9,7 +9,6 @@
 
 const char *const relic_scn_text_extensions[] = { NULL };
 
-
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
 typedef struct relic_scn_text_rctx {

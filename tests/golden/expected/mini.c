@@ -27,7 +27,6 @@ static const relic_gen_enum_item attr_names[] = {
 const char *relic_mini_attr_name(int64_t value) { return relic_gen_enum_name(attr_names, 3, value); }
 int relic_mini_attr_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(attr_names, 3, name, value); }
 
-
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
 typedef struct relic_mini_rctx {
