@@ -23,8 +23,8 @@ typedef struct rctx {
     int64_t checked_to; /* with base "pos" (or "cur" after a run check): bytes already bounds-checked */
     int uses_cur, uses_st;
     int uses_at, uses_n, uses_bytes; /* the function's array cursor: at (start), n (elements), bytes */
-    int phase;                   /* 0 load and check; in a struct copied whole: 1 loads only (big-endian host), 2 checks only */
-    const gen_field *marked[64]; /* fields whose position or size a derived check reads */
+    int phase;                       /* 0 load and check; in a struct copied whole: 1 loads only (big-endian host), 2 checks only */
+    const gen_field *marked[64];     /* fields whose position or size a derived check reads */
     int marked_at[64], marked_len[64];
     int nmarked;
 } rctx;
