@@ -88,18 +88,6 @@ relic_status relic_gen_span(relic_error *err, uint64_t pos, int64_t count, uint6
     return RELIC_OK;
 }
 
-relic_status relic_gen_take(relic_error *err, uint64_t *cur, int64_t count, uint64_t per, uint64_t elem,
-                            uint64_t size, const char *name, uint64_t *at, uint64_t *n)
-{
-    uint64_t bytes;
-    *at = 0;
-    const relic_status st = relic_gen_span(err, *cur, count, per, elem, size, name, n, &bytes);
-    if (st != RELIC_OK) return st;
-    *at = *cur;
-    *cur += bytes;
-    return RELIC_OK;
-}
-
 void *relic_gen_alloc(relic_arena *a, relic_error *err, uint64_t n, size_t size, size_t align, uint64_t pos,
                       const char *name)
 {
