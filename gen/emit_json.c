@@ -183,9 +183,12 @@ int em_json_view_printable(const gen_struct *root)
 }
 
 /* The element counts of st's counted members, as functions of the members
- * before them (m) and the root's scalars (root): "case i: return (...);". */
+ * before them (m) and the root's scalars (root): "case i: return (...);".
+ * Only the view walker asks for them, and it never walks the root (its
+ * counts are in the view), so the root has none. */
 static int emit_counts(gen_schema *s, gen_out *o, const gen_struct *st)
 {
+    if (st->is_root) return 0;
     const char *P = em_prefix(s);
     gen_field *fs[512];
     int nf = em_fields(st, fs, 512);
@@ -224,7 +227,8 @@ void emit_json(gen_schema *s, gen_out *o)
                   " * JSON field tables of the %s format: one row per member, printed and read by\n"
                   " * runtime/json/gen_json.c. */\n",
                s->file, s->format.name);
-    out_printf(o, "#include <stddef.h>\n\n#include \"relic_json_table.h\"\n#include \"%s.h\"\n\n", s->format.name);
+    out_printf(o, "#include <stddef.h>\n\n#include \"relic_json_table.h\"\n%s#include \"%s.h\"\n\n",
+               s->format.detect ? "#include \"relic_schema_ops.h\" /* the descriptor at the end */\n" : "", s->format.name);
     int any = 0;
     for (int i = 0; i < n; i++)
         if (proto[i]) {
@@ -272,10 +276,10 @@ void emit_json(gen_schema *s, gen_out *o)
                    st->name, fields, nf, P, st->name, P, st->name, st->tuple, fmt, hasfn,
                    (long long)(st->fixed_size > 0 ? st->fixed_size : 0), values, countfn, bytes_printable(st));
     }
-    out_printf(o, "relic_status %s_json_print(const %s_%s *m, relic_buf *out, relic_error *err)\n{\n    return relic_jt_print_doc(&%s_json, m, out, err);\n}\n\n", P, P, R, R);
+    out_printf(o, "relic_status %s_json_print(const %s_%s *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&%s_json, m, out, err); }\n", P, P, R, R);
     if (em_json_view_printable(s->format.root))
-        out_printf(o, "relic_status %s_json_print_view(const %s_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&%s_json, v, out, err); }\n\n", P, P, R);
-    out_printf(o, "relic_status %s_json_read(const char *text, size_t len, relic_arena *a, %s_%s *out, relic_error *err)\n{\n    return relic_jt_read_doc(&%s_json, text, len, a, out, err);\n}\n", P, P, R, R);
+        out_printf(o, "relic_status %s_json_print_view(const %s_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&%s_json, v, out, err); }\n", P, P, R);
+    out_printf(o, "relic_status %s_json_read(const char *text, size_t len, relic_arena *a, %s_%s *out, relic_error *err) { return relic_jt_read_doc(&%s_json, text, len, a, out, err); }\n", P, P, R, R);
 }
 
 /* The format's descriptor for the relic command and the foreign-call ABI
@@ -286,12 +290,12 @@ void emit_json_ops(gen_schema *s, gen_out *o)
 {
     if (!s->format.detect) return;
     const char *P = em_prefix(s);
-    out_printf(o, "\n/* ---- the format's descriptor (relic_schema_ops.h) ---- */\n\n#include \"relic_schema_ops.h\"\n\n");
+    out_printf(o, "\n/* ---- the format's descriptor (relic_schema_ops.h) ---- */\n\n");
     out_printf(o, "static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return %s_json_print(model, out, err); }\n", P);
-    out_printf(o, "static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return %s_json_read(text, size, a, model, err); }\n\n", P);
+    out_printf(o, "static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return %s_json_read(text, size, a, model, err); }\n", P);
     if (em_json_view_printable(s->format.root)) {
         out_printf(o, "static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return %s_json_print_view(view, out, err); }\n\n", P);
         out_printf(o, "const relic_schema_ops %s_schema_ops = { &%s_ops, json_print_any, json_read_any, json_print_view_any };\n", P, P);
     } else
-        out_printf(o, "const relic_schema_ops %s_schema_ops = { &%s_ops, json_print_any, json_read_any, NULL };\n", P, P);
+        out_printf(o, "\nconst relic_schema_ops %s_schema_ops = { &%s_ops, json_print_any, json_read_any, NULL };\n", P, P);
 }

@@ -22,8 +22,9 @@ typedef struct rctx {
     int64_t k;
     int64_t checked_to; /* with base "pos" (or "cur" after a run check): bytes already bounds-checked */
     int uses_cur, uses_st;
-    int phase;                   /* 0 load and check; in a struct copied whole: 1 loads only (big-endian host), 2 checks only */
-    const gen_field *marked[64]; /* fields whose position or size a derived check reads */
+    int uses_at, uses_n, uses_bytes; /* the function's array cursor: at (start), n (elements), bytes */
+    int phase;                       /* 0 load and check; in a struct copied whole: 1 loads only (big-endian host), 2 checks only */
+    const gen_field *marked[64];     /* fields whose position or size a derived check reads */
     int marked_at[64], marked_len[64];
     int nmarked;
 } rctx;
@@ -327,68 +328,80 @@ int em_struct_memcpy(const gen_struct *st)
     return em_struct_plain(st) && layout_is_c(st);
 }
 
-/* Counted, placed or rest-of-input arrays, variable-size structs, placed scalars. */
+/* Counted, placed or rest-of-input arrays, variable-size structs, placed
+ * scalars. A counted array of fixed-size elements is a few flat statements
+ * over the function's cursor (at, n); the other kinds keep a block for
+ * their locals. */
 static void emit_var_field(rctx *r, const gen_field *f)
 {
-    gen_out *o = r->o;
     const char *P = em_prefix(r->s);
     int64_t es = em_elem_size(f), per = em_fixed_elems(f);
     int var = f->count || f->count_rest;
     int seq = !f->at;
-    int need_bytes = seq || (is_marked(r, f) & 2);
+    const int flat = f->count && es > 0;
+    int need_bytes = (seq && !flat) || (is_marked(r, f) & 2);
     int memcpy_path = var && ((!f->stype && f->prim != P_CHAR && f->prim != P_BYTES && es > 1 && f->endian == EN_LITTLE) || (f->stype && em_struct_memcpy(f->stype)));
     if (seq) settle(r);
-    const char *start = seq ? "cur" : "at";
-    out_printf(o, "    { /* %s */\n", f->name);
+    gen_out blk = {0}, *o = &blk, *out = r->o;
+    r->o = o; /* the statements, indented as inside a block; flattened at the end */
+    const char *start = seq && !flat ? "cur" : "at";
+    const char *len = seq && flat ? "cur - at" : "bytes";
+    if (flat) r->uses_at = r->uses_n = 1;
     if (f->at) {
-        if (var && f->count && es > 0) {
-            out_puts(o, "        uint64_t at, n, bytes;\n        if ((st = relic_gen_place(c->err, ");
+        if (flat) {
+            out_puts(o, "        if ((st = relic_gen_place(c->err, ");
             out_printf(o, "%s, ", here(r, 0));
             em_expr(o, f->at, "m->", "c->root->", "0");
             out_puts(o, ", ");
             em_expr(o, f->count, "m->", "c->root->", "0");
             out_printf(o, ", %lldu, %lldu, c->size, \"%s\", &at, &n, &bytes)) != RELIC_OK) return st;\n", (long long)per, (long long)es, f->name);
-            r->uses_st = 1;
+            r->uses_st = r->uses_bytes = 1;
             goto counted;
         }
         out_puts(o, "        const int64_t at_ = ");
         em_expr(o, f->at, "m->", "c->root->", "0");
         out_printf(o, ";\n        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, %s, \"%s\", -1, \"offset %%lld is outside the %%llu-byte input\", (long long)at_, (unsigned long long)c->size);\n",
                    here(r, 0), f->name);
-        out_puts(o, "        const uint64_t at = (uint64_t)at_;\n");
+        out_puts(o, "        at = (uint64_t)at_;\n");
+        r->uses_at = 1;
     }
-    if (f->count && es > 0) {
-        out_puts(o, "        uint64_t n, bytes;\n        if ((st = relic_gen_span(c->err, ");
-        out_printf(o, "%s, ", start);
+    if (flat) {
+        /* from cur: at is its start, cur moves past it */
+        out_puts(o, "        if ((st = relic_gen_take(c->err, &cur, ");
         em_expr(o, f->count, "m->", "c->root->", "0");
-        out_printf(o, ", %lldu, %lldu, c->size, \"%s\", &n, &bytes)) != RELIC_OK) return st;\n", (long long)per, (long long)es, f->name);
+        out_printf(o, ", %lldu, %lldu, c->size, \"%s\", &at, &n)) != RELIC_OK) return st;\n", (long long)per, (long long)es, f->name);
         r->uses_st = 1;
     } else if (f->count) {
         out_puts(o, "        const int64_t cnt = ");
         em_expr(o, f->count, "m->", "c->root->", "0");
         out_printf(o, ";\n        if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", -1, \"negative element count %%lld\", (long long)cnt);\n", start, f->name);
-        out_printf(o, "        const uint64_t n = (uint64_t)cnt * %lldu;\n", (long long)per);
+        out_printf(o, "        n = (uint64_t)cnt * %lldu;\n", (long long)per);
         out_printf(o, "        if (n > c->size - (%s < c->size ? %s : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, %s, \"%s\", -1, \"%%llu variable-size elements cannot fit in the remaining bytes\", (unsigned long long)n);\n",
                    start, start, start, f->name);
-        if (need_bytes) out_puts(o, "        uint64_t bytes = 0;\n");
+        if (need_bytes) out_puts(o, "        bytes = 0;\n");
+        r->uses_n = 1;
     } else if (f->count_rest) {
         if (es > 0) {
-            out_printf(o, "        const uint64_t n = (%s < c->size ? c->size - %s : 0) / %lldu;\n", start, start, (long long)(es * per));
-            if (need_bytes || memcpy_path) out_printf(o, "        const uint64_t bytes = n * %lldu;\n", (long long)es);
+            out_printf(o, "        n = (%s < c->size ? c->size - %s : 0) / %lldu;\n", start, start, (long long)(es * per));
+            if (need_bytes || memcpy_path) out_printf(o, "        bytes = n * %lldu;\n", (long long)es);
+            need_bytes |= memcpy_path;
         } else {
-            out_printf(o, "        const uint64_t n = %s < c->size ? c->size - %s : 0; /* upper bound: the walk stops at the end */\n", start, start);
-            if (need_bytes) out_puts(o, "        uint64_t bytes = 0;\n");
+            out_printf(o, "        n = %s < c->size ? c->size - %s : 0; /* upper bound: the walk stops at the end */\n", start, start);
+            if (need_bytes) out_puts(o, "        bytes = 0;\n");
         }
+        r->uses_n = 1;
     } else if (es > 0) {
         /* a placed scalar, fixed array or fixed struct */
-        if (!em_is_scalar(f)) out_printf(o, "        const uint64_t n = %lldu;\n", (long long)per);
+        if (!em_is_scalar(f)) out_printf(o, "        n = %lldu;\n", (long long)per);
+        if (!em_is_scalar(f)) r->uses_n = 1;
         if (!f->stype)
             out_printf(o, "        if (!relic_gen_room(c->size, at, %lldu)) return relic_gen_short(c->err, at, c->size, \"%s\", \"%s\", %lldu);\n",
                        (long long)(es * per), f->name, f->name, (long long)(es * per));
-        if (need_bytes) out_printf(o, "        const uint64_t bytes = %lldu;\n", (long long)(es * per));
+        if (need_bytes) out_printf(o, "        bytes = %lldu;\n", (long long)(es * per));
     } else if (need_bytes) {
-        out_puts(o, "        uint64_t bytes = 0;\n");
+        out_puts(o, "        bytes = 0;\n");
     }
+    if (need_bytes) r->uses_bytes = 1;
 counted:;
     char cnt[64];
     if (per == 1) snprintf(cnt, sizeof cnt, "(size_t)n");
@@ -509,9 +522,19 @@ counted:;
             }
         }
     }
-    emit_marks(r, f, "        ", start, "bytes");
-    if (seq) out_puts(o, "        cur += bytes;\n");
-    out_puts(o, "    }\n");
+    emit_marks(r, f, "        ", start, len);
+    if (seq && !flat) out_puts(o, "        cur += bytes;\n");
+    r->o = out;
+    if (flat) { /* one indent less, no braces */
+        for (char *line = blk.data, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+            nl = strchr(line, '\n');
+            const int cut = strncmp(line, "    ", 4) ? 0 : 4;
+            out_printf(out, "%.*s\n", (int)((nl ? nl - line : (long)strlen(line)) - cut), line + cut);
+        }
+    } else {
+        out_printf(out, "    { /* %s */\n%s    }\n", f->name, blk.data ? blk.data : "");
+    }
+    free(blk.data);
 }
 
 /* Whether f sits at a statically known position with a known size. */
@@ -716,6 +739,9 @@ static void emit_struct_fn(gen_schema *s, gen_out *o, const gen_struct *st)
     if (r.uses_st || has_sz) out_printf(o, "    relic_status st;\n");
     if (has_sz) out_puts(o, "    uint64_t sz = 0;\n");
     if (r.uses_cur) out_puts(o, "    uint64_t cur = pos;\n");
+    if (r.uses_at || r.uses_n || r.uses_bytes)
+        out_printf(o, "    uint64_t %s%s%s%s%s;\n", r.uses_at ? "at" : "", r.uses_at && (r.uses_n || r.uses_bytes) ? ", " : "",
+                   r.uses_n ? "n" : "", r.uses_n && r.uses_bytes ? ", " : "", r.uses_bytes ? "bytes" : "");
     for (int i = 0; i < r.nmarked; i++) {
         if (r.marked_at[i]) out_printf(o, "    uint64_t at_%s = 0;\n", r.marked[i]->name);
         if (r.marked_len[i]) out_printf(o, "    uint64_t len_%s = 0;\n", r.marked[i]->name);

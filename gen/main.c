@@ -71,6 +71,19 @@ static int write_if_changed(const char *dir, const char *name, const gen_out *o)
     return 0;
 }
 
+/* Runs of blank lines in C output squeezed to one, as a hand-written file
+ * has them (an emitter part that prints nothing leaves its blank line). */
+static void one_blank_line(gen_out *o)
+{
+    size_t w = 0;
+    for (size_t r = 0; r < o->size; r++) {
+        if (o->data[r] == '\n' && w >= 2 && o->data[w - 1] == '\n' && o->data[w - 2] == '\n') continue;
+        o->data[w++] = o->data[r];
+    }
+    o->size = w;
+    if (o->data) o->data[w] = 0;
+}
+
 /* write_if_changed of dir/<pattern with %s = the format name>; 1 on failure. */
 static int put(const char *dir, const char *pattern, const gen_schema *s, gen_out *o)
 {
@@ -100,6 +113,8 @@ static int emit_gff(gen_schema *s, const char *outdir, const char *docsdir)
     if (gen_error_count()) return 1;
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/%s", outdir, s->family);
+    one_blank_line(&h);
+    one_blank_line(&c);
     return put(dir, "%s.h", s, &h) | put(dir, "%s.c", s, &c) | put(docsdir, "%s.md", s, &d);
 }
 
@@ -183,6 +198,10 @@ int main(int argc, char **argv)
         char dir[1024], ddir[1100];
         snprintf(dir, sizeof dir, "%s/%s", outdir, s->family);
         snprintf(ddir, sizeof ddir, "%s/dict", fuzzdir);
+        one_blank_line(&h);
+        one_blank_line(&c);
+        one_blank_line(&j);
+        one_blank_line(&mc);
         failed |= put(dir, "%s.h", s, &h) | put(dir, "%s.c", s, &c) | put(dir, "%s_json.c", s, &j) |
             put(docsdir, "%s.md", s, &d) | put(fuzzdir, "gen_%s.c", s, &z) |
             put(dir, "%s_mutate.c", s, &mc) | put(ddir, "gen_%s.dict", s, &dict);

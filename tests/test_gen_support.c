@@ -103,6 +103,28 @@ static void span_rejects_negative_counts_and_overflow(void **state)
     assert_int_equal(err.offset, 8);
 }
 
+static void take_moves_the_cursor_past_the_array_and_keeps_it_on_error(void **state)
+{
+    (void)state;
+    relic_error err;
+    uint64_t cur = 10, at, n;
+    assert_int_equal(relic_gen_take(&err, &cur, 3, 2, 4, 100, "x", &at, &n), RELIC_OK);
+    assert_int_equal(at, 10);
+    assert_int_equal(n, 6);
+    assert_int_equal(cur, 34);
+    assert_int_equal(relic_gen_take(&err, &cur, 0, 1, 4, 100, "y", &at, &n), RELIC_OK);
+    assert_int_equal(at, 34);
+    assert_int_equal(n, 0);
+    assert_int_equal(cur, 34);
+    assert_int_equal(relic_gen_take(&err, &cur, 17, 1, 4, 100, "z", &at, &n), RELIC_E_TRUNCATED);
+    assert_int_equal(err.offset, 34);
+    assert_string_equal(err.path, "z");
+    assert_int_equal(cur, 34);
+    assert_int_equal(n, 0);
+    assert_int_equal(relic_gen_take(&err, &cur, -1, 1, 4, 100, "w", &at, &n), RELIC_E_RANGE);
+    assert_int_equal(cur, 34);
+}
+
 static void copy_and_dup_take_from_the_arena(void **state)
 {
     (void)state;
@@ -189,6 +211,7 @@ int main(void)
         cmocka_unit_test(fail_check_names_the_element_value_and_check),
         cmocka_unit_test(place_says_what_remains_of_a_short_array),
         cmocka_unit_test(span_rejects_negative_counts_and_overflow),
+        cmocka_unit_test(take_moves_the_cursor_past_the_array_and_keeps_it_on_error),
         cmocka_unit_test(copy_and_dup_take_from_the_arena),
         cmocka_unit_test(fits_and_count_name_the_field),
         cmocka_unit_test(layout_keeps_the_models_own_order),

@@ -60,18 +60,16 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_variable_resource(relic_bi
 RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_bif(relic_bif_rctx *c, uint64_t pos, relic_bif_file *m, const int dec)
 {
     relic_status st;
+    uint64_t at, n, bytes;
     if (!relic_gen_room(c->size, pos, 20u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 20u);
     if (c->view) { c->view->header = c->base + pos; }
     if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
-    { /* variable_resources */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 20, ((int64_t)m->header.variable_table_offset), ((int64_t)m->header.variable_resource_count), 1u, 16u, c->size, "variable_resources", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->variable_resources_count = (size_t)n;
-        if (c->view) { c->view->variable_resources = c->base + at; c->view->variable_resources_count = (size_t)n; }
-        if (dec && n && !(m->variable_resources = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bif_variable_resource), _Alignof(relic_bif_variable_resource), at, "variable_resources"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_variable_resource(c, at + k * 16u, &m->variable_resources[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "variable_resources", (int64_t)k);
-    }
+    if ((st = relic_gen_place(c->err, pos + 20, ((int64_t)m->header.variable_table_offset), ((int64_t)m->header.variable_resource_count), 1u, 16u, c->size, "variable_resources", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->variable_resources_count = (size_t)n;
+    if (c->view) { c->view->variable_resources = c->base + at; c->view->variable_resources_count = (size_t)n; }
+    if (dec && n && !(m->variable_resources = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bif_variable_resource), _Alignof(relic_bif_variable_resource), at, "variable_resources"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_variable_resource(c, at + k * 16u, &m->variable_resources[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "variable_resources", (int64_t)k);
     return RELIC_OK;
 }
 

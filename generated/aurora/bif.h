@@ -130,7 +130,6 @@ extern const struct relic_mut_format relic_bif_mutator;
  *  relic_schema_ops.h): relic_bif_ops and the JSON printer and reader, type-erased. */
 extern const struct relic_schema_ops relic_bif_schema_ops;
 
-
 #ifdef __cplusplus
 }
 #endif

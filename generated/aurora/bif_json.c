@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "relic_json_table.h"
+#include "relic_schema_ops.h" /* the descriptor at the end */
 #include "bif.h"
 
 static const relic_jt_field header_fields[] = {
@@ -23,41 +24,20 @@ static const relic_jt_field variable_resource_fields[] = {
 };
 static const relic_jt_struct variable_resource_json = { variable_resource_fields, 4, sizeof(relic_bif_variable_resource), _Alignof(relic_bif_variable_resource), 0, NULL, NULL, 16, 0, NULL, 1 };
 
-static int64_t bif_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_bif_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 1: return ((int64_t)m->header.variable_resource_count);
-    default: return 0;
-    }
-}
-
 static const relic_jt_field bif_fields[] = {
     { "header", offsetof(relic_bif_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bif_view, header), RELIC_JT_NOPOS, 6 },
     { "variable_resources", offsetof(relic_bif_file, variable_resources), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bif_file, variable_resources_count), &variable_resource_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bif_view, variable_resources), offsetof(relic_bif_view, variable_resources_count), 18 },
 };
-static const relic_jt_struct bif_json = { bif_fields, 2, sizeof(relic_bif_file), _Alignof(relic_bif_file), 0, "bif", NULL, 20, offsetof(relic_bif_view, values), bif_json_count, 0 };
+static const relic_jt_struct bif_json = { bif_fields, 2, sizeof(relic_bif_file), _Alignof(relic_bif_file), 0, "bif", NULL, 20, offsetof(relic_bif_view, values), NULL, 0 };
 
-relic_status relic_bif_json_print(const relic_bif_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&bif_json, m, out, err);
-}
-
+relic_status relic_bif_json_print(const relic_bif_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&bif_json, m, out, err); }
 relic_status relic_bif_json_print_view(const relic_bif_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&bif_json, v, out, err); }
-
-relic_status relic_bif_json_read(const char *text, size_t len, relic_arena *a, relic_bif_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&bif_json, text, len, a, out, err);
-}
+relic_status relic_bif_json_read(const char *text, size_t len, relic_arena *a, relic_bif_file *out, relic_error *err) { return relic_jt_read_doc(&bif_json, text, len, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 
-#include "relic_schema_ops.h"
-
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_bif_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_bif_json_read(text, size, a, model, err); }
-
 static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_bif_json_print_view(view, out, err); }
 
 const relic_schema_ops relic_bif_schema_ops = { &relic_bif_ops, json_print_any, json_read_any, json_print_view_any };

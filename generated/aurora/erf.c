@@ -80,17 +80,14 @@ static relic_status rd_localized_string(relic_erf_rctx *c, uint64_t pos, uint64_
 {
     relic_status st;
     uint64_t cur = pos;
+    uint64_t at, n;
     if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "language_id", "language_id..string_size", 8u);
     m->language_id = relic_load_u32le(c->base + pos);
     m->string_size = relic_load_u32le(c->base + pos + 4);
     cur = pos + 8;
-    { /* text */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->string_size), 1u, 1u, c->size, "text", &n, &bytes)) != RELIC_OK) return st;
-        m->text_count = (size_t)n;
-        if (dec && !(m->text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "text"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->string_size), 1u, 1u, c->size, "text", &at, &n)) != RELIC_OK) return st;
+    m->text_count = (size_t)n;
+    if (dec && !(m->text = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "text"))) return RELIC_E_NOMEM;
     *size_out = cur - pos;
     return RELIC_OK;
 }
@@ -99,14 +96,11 @@ static relic_status rd_key(relic_erf_rctx *c, uint64_t pos, uint64_t *size_out, 
 {
     relic_status st;
     uint64_t cur = pos;
+    uint64_t at, n;
     cur = pos;
-    { /* resref */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, relic_gen_add(INT64_C(16), relic_gen_mul(INT64_C(16), ((int64_t)(((int64_t)c->root->header.file_version) == INT64_C(825110870))))), 1u, 1u, c->size, "resref", &n, &bytes)) != RELIC_OK) return st;
-        m->resref_count = (size_t)n;
-        if (dec && !(m->resref = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "resref"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, relic_gen_add(INT64_C(16), relic_gen_mul(INT64_C(16), ((int64_t)(((int64_t)c->root->header.file_version) == INT64_C(825110870))))), 1u, 1u, c->size, "resref", &at, &n)) != RELIC_OK) return st;
+    m->resref_count = (size_t)n;
+    if (dec && !(m->resref = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "resref"))) return RELIC_E_NOMEM;
     if (!relic_gen_room(c->size, cur, 8u)) return relic_gen_short(c->err, cur, c->size, "res_id", "res_id..unused", 8u);
     m->res_id = relic_load_u32le(c->base + cur);
     m->res_type = relic_load_u16le(c->base + cur + 4);
@@ -127,6 +121,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_erf(relic_erf_rctx *c, uin
 {
     relic_status st;
     uint64_t sz = 0;
+    uint64_t at, n, bytes;
     uint64_t len_localized_strings = 0;
     if (!relic_gen_room(c->size, pos, 160u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 160u);
     if (c->view) { c->view->header = c->base + pos; }
@@ -134,12 +129,12 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_erf(relic_erf_rctx *c, uin
     { /* localized_strings */
         const int64_t at_ = ((int64_t)m->header.offset_to_localized_string);
         if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, pos + 160, "localized_strings", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t at = (uint64_t)at_;
+        at = (uint64_t)at_;
         const int64_t cnt = ((int64_t)m->header.language_count);
         if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, at, "localized_strings", -1, "negative element count %lld", (long long)cnt);
-        const uint64_t n = (uint64_t)cnt * 1u;
+        n = (uint64_t)cnt * 1u;
         if (n > c->size - (at < c->size ? at : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, at, "localized_strings", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
-        uint64_t bytes = 0;
+        bytes = 0;
         m->localized_strings_count = (size_t)n;
         if (c->view) { c->view->localized_strings = c->base + at; c->view->localized_strings_count = (size_t)n; }
         if (dec && n && !(m->localized_strings = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_erf_localized_string), _Alignof(relic_erf_localized_string), at, "localized_strings"))) return RELIC_E_NOMEM;
@@ -158,10 +153,10 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_erf(relic_erf_rctx *c, uin
     { /* keys */
         const int64_t at_ = ((int64_t)m->header.offset_to_key_list);
         if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, pos + 160, "keys", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t at = (uint64_t)at_;
+        at = (uint64_t)at_;
         const int64_t cnt = ((int64_t)m->header.entry_count);
         if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, at, "keys", -1, "negative element count %lld", (long long)cnt);
-        const uint64_t n = (uint64_t)cnt * 1u;
+        n = (uint64_t)cnt * 1u;
         if (n > c->size - (at < c->size ? at : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, at, "keys", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
         m->keys_count = (size_t)n;
         if (c->view) { c->view->keys = c->base + at; c->view->keys_count = (size_t)n; }
@@ -176,15 +171,12 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_erf(relic_erf_rctx *c, uin
             }
         }
     }
-    { /* resources */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 160, ((int64_t)m->header.offset_to_resource_list), ((int64_t)m->header.entry_count), 1u, 8u, c->size, "resources", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->resources_count = (size_t)n;
-        if (c->view) { c->view->resources = c->base + at; c->view->resources_count = (size_t)n; }
-        if (dec && n && !(m->resources = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_erf_resource), _Alignof(relic_erf_resource), at, "resources"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_resource(c, at + k * 8u, &m->resources[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "resources", (int64_t)k);
-    }
+    if ((st = relic_gen_place(c->err, pos + 160, ((int64_t)m->header.offset_to_resource_list), ((int64_t)m->header.entry_count), 1u, 8u, c->size, "resources", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->resources_count = (size_t)n;
+    if (c->view) { c->view->resources = c->base + at; c->view->resources_count = (size_t)n; }
+    if (dec && n && !(m->resources = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_erf_resource), _Alignof(relic_erf_resource), at, "resources"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_resource(c, at + k * 8u, &m->resources[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "resources", (int64_t)k);
     if ((uint64_t)m->header.localized_string_size != len_localized_strings) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.localized_string_size", "says size(localized_strings) = %llu but it is %llu", (unsigned long long)m->header.localized_string_size, (unsigned long long)len_localized_strings);
     return RELIC_OK;
 }

@@ -282,7 +282,6 @@ extern const struct relic_mut_format relic_erf_mutator;
  *  relic_schema_ops.h): relic_erf_ops and the JSON printer and reader, type-erased. */
 extern const struct relic_schema_ops relic_erf_schema_ops;
 
-
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "relic_json_table.h"
+#include "relic_schema_ops.h" /* the descriptor at the end */
 #include "erf.h"
 
 static const relic_jt_field header_fields[] = {
@@ -64,45 +65,22 @@ static const relic_jt_field resource_fields[] = {
 };
 static const relic_jt_struct resource_json = { resource_fields, 2, sizeof(relic_erf_resource), _Alignof(relic_erf_resource), 0, NULL, NULL, 8, 0, NULL, 1 };
 
-static int64_t erf_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_erf_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 1: return ((int64_t)m->header.language_count);
-    case 2: return ((int64_t)m->header.entry_count);
-    case 3: return ((int64_t)m->header.entry_count);
-    default: return 0;
-    }
-}
-
 static const relic_jt_field erf_fields[] = {
     { "header", offsetof(relic_erf_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_erf_view, header), RELIC_JT_NOPOS, 6 },
     { "localized_strings", offsetof(relic_erf_file, localized_strings), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_erf_file, localized_strings_count), &localized_string_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_erf_view, localized_strings), offsetof(relic_erf_view, localized_strings_count), 17 },
     { "keys", offsetof(relic_erf_file, keys), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_erf_file, keys_count), &key_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_erf_view, keys), offsetof(relic_erf_view, keys_count), 4 },
     { "resources", offsetof(relic_erf_file, resources), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_erf_file, resources_count), &resource_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_erf_view, resources), offsetof(relic_erf_view, resources_count), 9 },
 };
-static const relic_jt_struct erf_json = { erf_fields, 4, sizeof(relic_erf_file), _Alignof(relic_erf_file), 0, "erf", NULL, 160, offsetof(relic_erf_view, values), erf_json_count, 0 };
+static const relic_jt_struct erf_json = { erf_fields, 4, sizeof(relic_erf_file), _Alignof(relic_erf_file), 0, "erf", NULL, 160, offsetof(relic_erf_view, values), NULL, 0 };
 
-relic_status relic_erf_json_print(const relic_erf_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&erf_json, m, out, err);
-}
-
+relic_status relic_erf_json_print(const relic_erf_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&erf_json, m, out, err); }
 relic_status relic_erf_json_print_view(const relic_erf_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&erf_json, v, out, err); }
-
-relic_status relic_erf_json_read(const char *text, size_t len, relic_arena *a, relic_erf_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&erf_json, text, len, a, out, err);
-}
+relic_status relic_erf_json_read(const char *text, size_t len, relic_arena *a, relic_erf_file *out, relic_error *err) { return relic_jt_read_doc(&erf_json, text, len, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 
-#include "relic_schema_ops.h"
-
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_erf_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_erf_json_read(text, size, a, model, err); }
-
 static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_erf_json_print_view(view, out, err); }
 
 const relic_schema_ops relic_erf_schema_ops = { &relic_erf_ops, json_print_any, json_read_any, json_print_view_any };

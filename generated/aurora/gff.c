@@ -100,65 +100,48 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_label(relic_gff_rctx *
 RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff(relic_gff_rctx *c, uint64_t pos, relic_gff_file *m, const int dec)
 {
     relic_status st;
+    uint64_t at, n, bytes;
     if (!relic_gen_room(c->size, pos, 56u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 56u);
     if (c->view) { c->view->header = c->base + pos; }
     if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
-    { /* structs */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.struct_offset), ((int64_t)m->header.struct_count), 1u, 12u, c->size, "structs", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->structs_count = (size_t)n;
-        if (c->view) { c->view->structs = c->base + at; c->view->structs_count = (size_t)n; }
-        if (dec && n && !(m->structs = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_struct), _Alignof(relic_gff_struct), at, "structs"))) return RELIC_E_NOMEM;
-        if (!dec) for (uint64_t k = 0; k < n; k++) {
-            relic_gff_struct e;
-            if ((st = rd_gff_struct(c, at + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "structs", (int64_t)k);
-        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_gff_struct(c, at + k * 12u, &m->structs[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "structs", (int64_t)k);
-    }
-    { /* fields */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.field_offset), ((int64_t)m->header.field_count), 1u, 12u, c->size, "fields", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->fields_count = (size_t)n;
-        if (c->view) { c->view->fields = c->base + at; c->view->fields_count = (size_t)n; }
-        if (dec && n && !(m->fields = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_field), _Alignof(relic_gff_field), at, "fields"))) return RELIC_E_NOMEM;
-        if (!dec) for (uint64_t k = 0; k < n; k++) {
-            relic_gff_field e;
-            if ((st = rd_gff_field(c, at + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "fields", (int64_t)k);
-        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_gff_field(c, at + k * 12u, &m->fields[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "fields", (int64_t)k);
-    }
-    { /* labels */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.label_offset), ((int64_t)m->header.label_count), 1u, 16u, c->size, "labels", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->labels_count = (size_t)n;
-        if (c->view) { c->view->labels = c->base + at; c->view->labels_count = (size_t)n; }
-        if (dec && n && !(m->labels = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_label), _Alignof(relic_gff_label), at, "labels"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_gff_label(c, at + k * 16u, &m->labels[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "labels", (int64_t)k);
-    }
-    { /* field_data */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.field_data_offset), ((int64_t)m->header.field_data_count), 1u, 1u, c->size, "field_data", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->field_data_count = (size_t)n;
-        if (c->view) { c->view->field_data = c->base + at; c->view->field_data_count = (size_t)n; }
-        if (dec && n && !(m->field_data = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint8_t), _Alignof(uint8_t), at, "field_data"))) return RELIC_E_NOMEM;
-    }
-    { /* field_indices */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.field_indices_offset), relic_gen_div(((int64_t)m->header.field_indices_count), INT64_C(4)), 1u, 4u, c->size, "field_indices", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->field_indices_count = (size_t)n;
-        if (c->view) { c->view->field_indices = c->base + at; c->view->field_indices_count = (size_t)n; }
-        if (dec && n && !(m->field_indices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "field_indices"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->field_indices[k] = relic_load_u32le(c->base + at + k * 4);
-    }
-    { /* list_indices */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.list_indices_offset), relic_gen_div(((int64_t)m->header.list_indices_count), INT64_C(4)), 1u, 4u, c->size, "list_indices", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->list_indices_count = (size_t)n;
-        if (c->view) { c->view->list_indices = c->base + at; c->view->list_indices_count = (size_t)n; }
-        if (dec && n && !(m->list_indices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "list_indices"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->list_indices[k] = relic_load_u32le(c->base + at + k * 4);
-    }
+    if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.struct_offset), ((int64_t)m->header.struct_count), 1u, 12u, c->size, "structs", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->structs_count = (size_t)n;
+    if (c->view) { c->view->structs = c->base + at; c->view->structs_count = (size_t)n; }
+    if (dec && n && !(m->structs = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_struct), _Alignof(relic_gff_struct), at, "structs"))) return RELIC_E_NOMEM;
+    if (!dec) for (uint64_t k = 0; k < n; k++) {
+        relic_gff_struct e;
+        if ((st = rd_gff_struct(c, at + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "structs", (int64_t)k);
+    } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_gff_struct(c, at + k * 12u, &m->structs[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "structs", (int64_t)k);
+    if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.field_offset), ((int64_t)m->header.field_count), 1u, 12u, c->size, "fields", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->fields_count = (size_t)n;
+    if (c->view) { c->view->fields = c->base + at; c->view->fields_count = (size_t)n; }
+    if (dec && n && !(m->fields = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_field), _Alignof(relic_gff_field), at, "fields"))) return RELIC_E_NOMEM;
+    if (!dec) for (uint64_t k = 0; k < n; k++) {
+        relic_gff_field e;
+        if ((st = rd_gff_field(c, at + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "fields", (int64_t)k);
+    } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_gff_field(c, at + k * 12u, &m->fields[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "fields", (int64_t)k);
+    if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.label_offset), ((int64_t)m->header.label_count), 1u, 16u, c->size, "labels", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->labels_count = (size_t)n;
+    if (c->view) { c->view->labels = c->base + at; c->view->labels_count = (size_t)n; }
+    if (dec && n && !(m->labels = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_label), _Alignof(relic_gff_label), at, "labels"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_gff_label(c, at + k * 16u, &m->labels[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "labels", (int64_t)k);
+    if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.field_data_offset), ((int64_t)m->header.field_data_count), 1u, 1u, c->size, "field_data", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->field_data_count = (size_t)n;
+    if (c->view) { c->view->field_data = c->base + at; c->view->field_data_count = (size_t)n; }
+    if (dec && n && !(m->field_data = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint8_t), _Alignof(uint8_t), at, "field_data"))) return RELIC_E_NOMEM;
+    if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.field_indices_offset), relic_gen_div(((int64_t)m->header.field_indices_count), INT64_C(4)), 1u, 4u, c->size, "field_indices", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->field_indices_count = (size_t)n;
+    if (c->view) { c->view->field_indices = c->base + at; c->view->field_indices_count = (size_t)n; }
+    if (dec && n && !(m->field_indices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "field_indices"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->field_indices[k] = relic_load_u32le(c->base + at + k * 4);
+    if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.list_indices_offset), relic_gen_div(((int64_t)m->header.list_indices_count), INT64_C(4)), 1u, 4u, c->size, "list_indices", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->list_indices_count = (size_t)n;
+    if (c->view) { c->view->list_indices = c->base + at; c->view->list_indices_count = (size_t)n; }
+    if (dec && n && !(m->list_indices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "list_indices"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->list_indices[k] = relic_load_u32le(c->base + at + k * 4);
     return RELIC_OK;
 }
 

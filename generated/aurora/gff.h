@@ -226,7 +226,6 @@ extern const struct relic_mut_format relic_gff_mutator;
  *  relic_schema_ops.h): relic_gff_ops and the JSON printer and reader, type-erased. */
 extern const struct relic_schema_ops relic_gff_schema_ops;
 
-
 #ifdef __cplusplus
 }
 #endif

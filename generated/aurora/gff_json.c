@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "relic_json_table.h"
+#include "relic_schema_ops.h" /* the descriptor at the end */
 #include "gff.h"
 
 static const relic_jt_field header_fields[] = {
@@ -43,21 +44,6 @@ static const relic_jt_field gff_label_fields[] = {
 };
 static const relic_jt_struct gff_label_json = { gff_label_fields, 1, sizeof(relic_gff_label), _Alignof(relic_gff_label), 0, NULL, NULL, 16, 0, NULL, 1 };
 
-static int64_t gff_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_gff_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 1: return ((int64_t)m->header.struct_count);
-    case 2: return ((int64_t)m->header.field_count);
-    case 3: return ((int64_t)m->header.label_count);
-    case 4: return ((int64_t)m->header.field_data_count);
-    case 5: return relic_gen_div(((int64_t)m->header.field_indices_count), INT64_C(4));
-    case 6: return relic_gen_div(((int64_t)m->header.list_indices_count), INT64_C(4));
-    default: return 0;
-    }
-}
-
 static const relic_jt_field gff_fields[] = {
     { "header", offsetof(relic_gff_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_gff_view, header), RELIC_JT_NOPOS, 6 },
     { "structs", offsetof(relic_gff_file, structs), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, structs_count), &gff_struct_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_gff_view, structs), offsetof(relic_gff_view, structs_count), 7 },
@@ -67,27 +53,16 @@ static const relic_jt_field gff_fields[] = {
     { "field_indices", offsetof(relic_gff_file, field_indices), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, field_indices_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_gff_view, field_indices), offsetof(relic_gff_view, field_indices_count), 13 },
     { "list_indices", offsetof(relic_gff_file, list_indices), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, list_indices_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_gff_view, list_indices), offsetof(relic_gff_view, list_indices_count), 12 },
 };
-static const relic_jt_struct gff_json = { gff_fields, 7, sizeof(relic_gff_file), _Alignof(relic_gff_file), 0, "gff", NULL, 56, offsetof(relic_gff_view, values), gff_json_count, 0 };
+static const relic_jt_struct gff_json = { gff_fields, 7, sizeof(relic_gff_file), _Alignof(relic_gff_file), 0, "gff", NULL, 56, offsetof(relic_gff_view, values), NULL, 0 };
 
-relic_status relic_gff_json_print(const relic_gff_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&gff_json, m, out, err);
-}
-
+relic_status relic_gff_json_print(const relic_gff_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&gff_json, m, out, err); }
 relic_status relic_gff_json_print_view(const relic_gff_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&gff_json, v, out, err); }
-
-relic_status relic_gff_json_read(const char *text, size_t len, relic_arena *a, relic_gff_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&gff_json, text, len, a, out, err);
-}
+relic_status relic_gff_json_read(const char *text, size_t len, relic_arena *a, relic_gff_file *out, relic_error *err) { return relic_jt_read_doc(&gff_json, text, len, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 
-#include "relic_schema_ops.h"
-
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_gff_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_gff_json_read(text, size, a, model, err); }
-
 static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_gff_json_print_view(view, out, err); }
 
 const relic_schema_ops relic_gff_schema_ops = { &relic_gff_ops, json_print_any, json_read_any, json_print_view_any };

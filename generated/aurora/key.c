@@ -77,34 +77,26 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_key_entry(relic_key_rctx *
 RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_key(relic_key_rctx *c, uint64_t pos, relic_key_file *m, const int dec)
 {
     relic_status st;
+    uint64_t at, n, bytes;
     if (!relic_gen_room(c->size, pos, 64u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 64u);
     if (c->view) { c->view->header = c->base + pos; }
     if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
-    { /* files */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 64, ((int64_t)m->header.offset_to_file_table), ((int64_t)m->header.bif_count), 1u, 12u, c->size, "files", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->files_count = (size_t)n;
-        if (c->view) { c->view->files = c->base + at; c->view->files_count = (size_t)n; }
-        if (dec && n && !(m->files = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_key_bif_entry), _Alignof(relic_key_bif_entry), at, "files"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_bif_entry(c, at + k * 12u, &m->files[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "files", (int64_t)k);
-    }
-    { /* filenames */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 64, relic_gen_add(((int64_t)m->header.offset_to_file_table), relic_gen_mul(INT64_C(12), ((int64_t)m->header.bif_count))), relic_gen_sub(relic_gen_sub(((int64_t)m->header.offset_to_key_table), ((int64_t)m->header.offset_to_file_table)), relic_gen_mul(INT64_C(12), ((int64_t)m->header.bif_count))), 1u, 1u, c->size, "filenames", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->filenames_count = (size_t)n;
-        if (c->view) { c->view->filenames = c->base + at; c->view->filenames_count = (size_t)n; }
-        if (dec && !(m->filenames = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "filenames"))) return RELIC_E_NOMEM;
-    }
-    { /* keys */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 64, ((int64_t)m->header.offset_to_key_table), ((int64_t)m->header.key_count), 1u, 22u, c->size, "keys", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->keys_count = (size_t)n;
-        if (c->view) { c->view->keys = c->base + at; c->view->keys_count = (size_t)n; }
-        if (dec && n && !(m->keys = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_key_entry), _Alignof(relic_key_entry), at, "keys"))) return RELIC_E_NOMEM;
-        if (dec) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_key_entry(c, at + k * 22u, &m->keys[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "keys", (int64_t)k);
-    }
+    if ((st = relic_gen_place(c->err, pos + 64, ((int64_t)m->header.offset_to_file_table), ((int64_t)m->header.bif_count), 1u, 12u, c->size, "files", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->files_count = (size_t)n;
+    if (c->view) { c->view->files = c->base + at; c->view->files_count = (size_t)n; }
+    if (dec && n && !(m->files = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_key_bif_entry), _Alignof(relic_key_bif_entry), at, "files"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_bif_entry(c, at + k * 12u, &m->files[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "files", (int64_t)k);
+    if ((st = relic_gen_place(c->err, pos + 64, relic_gen_add(((int64_t)m->header.offset_to_file_table), relic_gen_mul(INT64_C(12), ((int64_t)m->header.bif_count))), relic_gen_sub(relic_gen_sub(((int64_t)m->header.offset_to_key_table), ((int64_t)m->header.offset_to_file_table)), relic_gen_mul(INT64_C(12), ((int64_t)m->header.bif_count))), 1u, 1u, c->size, "filenames", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->filenames_count = (size_t)n;
+    if (c->view) { c->view->filenames = c->base + at; c->view->filenames_count = (size_t)n; }
+    if (dec && !(m->filenames = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "filenames"))) return RELIC_E_NOMEM;
+    if ((st = relic_gen_place(c->err, pos + 64, ((int64_t)m->header.offset_to_key_table), ((int64_t)m->header.key_count), 1u, 22u, c->size, "keys", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->keys_count = (size_t)n;
+    if (c->view) { c->view->keys = c->base + at; c->view->keys_count = (size_t)n; }
+    if (dec && n && !(m->keys = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_key_entry), _Alignof(relic_key_entry), at, "keys"))) return RELIC_E_NOMEM;
+    if (dec) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_key_entry(c, at + k * 22u, &m->keys[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "keys", (int64_t)k);
     return RELIC_OK;
 }
 

@@ -166,7 +166,6 @@ extern const struct relic_mut_format relic_key_mutator;
  *  relic_schema_ops.h): relic_key_ops and the JSON printer and reader, type-erased. */
 extern const struct relic_schema_ops relic_key_schema_ops;
 
-
 #ifdef __cplusplus
 }
 #endif

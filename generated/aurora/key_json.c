@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "relic_json_table.h"
+#include "relic_schema_ops.h" /* the descriptor at the end */
 #include "key.h"
 
 static const relic_jt_field header_fields[] = {
@@ -34,45 +35,22 @@ static const relic_jt_field key_entry_fields[] = {
 };
 static const relic_jt_struct key_entry_json = { key_entry_fields, 3, sizeof(relic_key_entry), _Alignof(relic_key_entry), 0, NULL, NULL, 22, 0, NULL, 1 };
 
-static int64_t key_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_key_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 1: return ((int64_t)m->header.bif_count);
-    case 2: return relic_gen_sub(relic_gen_sub(((int64_t)m->header.offset_to_key_table), ((int64_t)m->header.offset_to_file_table)), relic_gen_mul(INT64_C(12), ((int64_t)m->header.bif_count)));
-    case 3: return ((int64_t)m->header.key_count);
-    default: return 0;
-    }
-}
-
 static const relic_jt_field key_fields[] = {
     { "header", offsetof(relic_key_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_key_view, header), RELIC_JT_NOPOS, 6 },
     { "files", offsetof(relic_key_file, files), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_key_file, files_count), &bif_entry_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_key_view, files), offsetof(relic_key_view, files_count), 5 },
     { "filenames", offsetof(relic_key_file, filenames), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_key_file, filenames_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_key_view, filenames), offsetof(relic_key_view, filenames_count), 9 },
     { "keys", offsetof(relic_key_file, keys), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_key_file, keys_count), &key_entry_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_key_view, keys), offsetof(relic_key_view, keys_count), 4 },
 };
-static const relic_jt_struct key_json = { key_fields, 4, sizeof(relic_key_file), _Alignof(relic_key_file), 0, "key", NULL, 64, offsetof(relic_key_view, values), key_json_count, 0 };
+static const relic_jt_struct key_json = { key_fields, 4, sizeof(relic_key_file), _Alignof(relic_key_file), 0, "key", NULL, 64, offsetof(relic_key_view, values), NULL, 0 };
 
-relic_status relic_key_json_print(const relic_key_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&key_json, m, out, err);
-}
-
+relic_status relic_key_json_print(const relic_key_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&key_json, m, out, err); }
 relic_status relic_key_json_print_view(const relic_key_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&key_json, v, out, err); }
-
-relic_status relic_key_json_read(const char *text, size_t len, relic_arena *a, relic_key_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&key_json, text, len, a, out, err);
-}
+relic_status relic_key_json_read(const char *text, size_t len, relic_arena *a, relic_key_file *out, relic_error *err) { return relic_jt_read_doc(&key_json, text, len, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 
-#include "relic_schema_ops.h"
-
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_key_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_key_json_read(text, size, a, model, err); }
-
 static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_key_json_print_view(view, out, err); }
 
 const relic_schema_ops relic_key_schema_ops = { &relic_key_ops, json_print_any, json_read_any, json_print_view_any };

@@ -51,18 +51,16 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_entry(relic_rim_rctx *c, u
 RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_rim(relic_rim_rctx *c, uint64_t pos, relic_rim_file *m, const int dec)
 {
     relic_status st;
+    uint64_t at, n, bytes;
     if (!relic_gen_room(c->size, pos, 120u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 120u);
     if (c->view) { c->view->header = c->base + pos; }
     if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
-    { /* entries */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 120, ((int64_t)m->header.offset_to_entries), ((int64_t)m->header.entry_count), 1u, 32u, c->size, "entries", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->entries_count = (size_t)n;
-        if (c->view) { c->view->entries = c->base + at; c->view->entries_count = (size_t)n; }
-        if (dec && n && !(m->entries = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_rim_entry), _Alignof(relic_rim_entry), at, "entries"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_entry(c, at + k * 32u, &m->entries[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "entries", (int64_t)k);
-    }
+    if ((st = relic_gen_place(c->err, pos + 120, ((int64_t)m->header.offset_to_entries), ((int64_t)m->header.entry_count), 1u, 32u, c->size, "entries", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->entries_count = (size_t)n;
+    if (c->view) { c->view->entries = c->base + at; c->view->entries_count = (size_t)n; }
+    if (dec && n && !(m->entries = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_rim_entry), _Alignof(relic_rim_entry), at, "entries"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_entry(c, at + k * 32u, &m->entries[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "entries", (int64_t)k);
     return RELIC_OK;
 }
 

@@ -127,7 +127,6 @@ relic_status relic_rim_json_read(const char *text, size_t len, relic_arena *a, r
  *  rim file to get a mutated file, e.g. relic_mutate(&relic_rim_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
 extern const struct relic_mut_format relic_rim_mutator;
 
-
 #ifdef __cplusplus
 }
 #endif

@@ -25,30 +25,12 @@ static const relic_jt_field entry_fields[] = {
 };
 static const relic_jt_struct entry_json = { entry_fields, 5, sizeof(relic_rim_entry), _Alignof(relic_rim_entry), 0, NULL, NULL, 32, 0, NULL, 1 };
 
-static int64_t rim_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_rim_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 1: return ((int64_t)m->header.entry_count);
-    default: return 0;
-    }
-}
-
 static const relic_jt_field rim_fields[] = {
     { "header", offsetof(relic_rim_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_rim_view, header), RELIC_JT_NOPOS, 6 },
     { "entries", offsetof(relic_rim_file, entries), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_rim_file, entries_count), &entry_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_rim_view, entries), offsetof(relic_rim_view, entries_count), 7 },
 };
-static const relic_jt_struct rim_json = { rim_fields, 2, sizeof(relic_rim_file), _Alignof(relic_rim_file), 0, "rim", NULL, 120, offsetof(relic_rim_view, values), rim_json_count, 0 };
+static const relic_jt_struct rim_json = { rim_fields, 2, sizeof(relic_rim_file), _Alignof(relic_rim_file), 0, "rim", NULL, 120, offsetof(relic_rim_view, values), NULL, 0 };
 
-relic_status relic_rim_json_print(const relic_rim_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&rim_json, m, out, err);
-}
-
+relic_status relic_rim_json_print(const relic_rim_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&rim_json, m, out, err); }
 relic_status relic_rim_json_print_view(const relic_rim_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&rim_json, v, out, err); }
-
-relic_status relic_rim_json_read(const char *text, size_t len, relic_arena *a, relic_rim_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&rim_json, text, len, a, out, err);
-}
+relic_status relic_rim_json_read(const char *text, size_t len, relic_arena *a, relic_rim_file *out, relic_error *err) { return relic_jt_read_doc(&rim_json, text, len, a, out, err); }

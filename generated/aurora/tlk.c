@@ -76,25 +76,22 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_tlk(relic_tlk_rctx *c, uin
 {
     relic_status st;
     uint64_t cur = pos;
+    uint64_t at, n;
     if (!relic_gen_room(c->size, pos, 20u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 20u);
     if (c->view) { c->view->header = c->base + pos; }
     if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     cur = pos + 20;
-    { /* entries */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.string_count), 1u, 40u, c->size, "entries", &n, &bytes)) != RELIC_OK) return st;
-        m->entries_count = (size_t)n;
-        if (c->view) { c->view->entries = c->base + cur; c->view->entries_count = (size_t)n; }
-        if (dec && n && !(m->entries = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_tlk_entry), _Alignof(relic_tlk_entry), cur, "entries"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_entry(c, cur + k * 40u, &m->entries[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "entries", (int64_t)k);
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->header.string_count), 1u, 40u, c->size, "entries", &at, &n)) != RELIC_OK) return st;
+    m->entries_count = (size_t)n;
+    if (c->view) { c->view->entries = c->base + at; c->view->entries_count = (size_t)n; }
+    if (dec && n && !(m->entries = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_tlk_entry), _Alignof(relic_tlk_entry), at, "entries"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_entry(c, at + k * 40u, &m->entries[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "entries", (int64_t)k);
     { /* strings */
         const int64_t at_ = ((int64_t)m->header.string_entries_offset);
         if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "strings", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t at = (uint64_t)at_;
-        const uint64_t n = (at < c->size ? c->size - at : 0) / 1u;
+        at = (uint64_t)at_;
+        n = (at < c->size ? c->size - at : 0) / 1u;
         m->strings_count = (size_t)n;
         if (c->view) { c->view->strings = c->base + at; c->view->strings_count = (size_t)n; }
         if (dec && !(m->strings = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "strings"))) return RELIC_E_NOMEM;

@@ -176,7 +176,6 @@ extern const struct relic_mut_format relic_tlk_mutator;
  *  relic_schema_ops.h): relic_tlk_ops and the JSON printer and reader, type-erased. */
 extern const struct relic_schema_ops relic_tlk_schema_ops;
 
-
 #ifdef __cplusplus
 }
 #endif

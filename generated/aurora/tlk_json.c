@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "relic_json_table.h"
+#include "relic_schema_ops.h" /* the descriptor at the end */
 #include "tlk.h"
 
 static const relic_jt_field header_fields[] = {
@@ -26,42 +27,21 @@ static const relic_jt_field entry_fields[] = {
 };
 static const relic_jt_struct entry_json = { entry_fields, 7, sizeof(relic_tlk_entry), _Alignof(relic_tlk_entry), 0, NULL, NULL, 40, 0, NULL, 1 };
 
-static int64_t tlk_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_tlk_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 1: return ((int64_t)m->header.string_count);
-    default: return 0;
-    }
-}
-
 static const relic_jt_field tlk_fields[] = {
     { "header", offsetof(relic_tlk_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_tlk_view, header), RELIC_JT_NOPOS, 6 },
     { "entries", offsetof(relic_tlk_file, entries), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tlk_file, entries_count), &entry_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_tlk_view, entries), offsetof(relic_tlk_view, entries_count), 7 },
     { "strings", offsetof(relic_tlk_file, strings), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tlk_file, strings_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_tlk_view, strings), offsetof(relic_tlk_view, strings_count), 7 },
 };
-static const relic_jt_struct tlk_json = { tlk_fields, 3, sizeof(relic_tlk_file), _Alignof(relic_tlk_file), 0, "tlk", NULL, 0, offsetof(relic_tlk_view, values), tlk_json_count, 0 };
+static const relic_jt_struct tlk_json = { tlk_fields, 3, sizeof(relic_tlk_file), _Alignof(relic_tlk_file), 0, "tlk", NULL, 0, offsetof(relic_tlk_view, values), NULL, 0 };
 
-relic_status relic_tlk_json_print(const relic_tlk_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&tlk_json, m, out, err);
-}
-
+relic_status relic_tlk_json_print(const relic_tlk_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&tlk_json, m, out, err); }
 relic_status relic_tlk_json_print_view(const relic_tlk_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&tlk_json, v, out, err); }
-
-relic_status relic_tlk_json_read(const char *text, size_t len, relic_arena *a, relic_tlk_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&tlk_json, text, len, a, out, err);
-}
+relic_status relic_tlk_json_read(const char *text, size_t len, relic_arena *a, relic_tlk_file *out, relic_error *err) { return relic_jt_read_doc(&tlk_json, text, len, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 
-#include "relic_schema_ops.h"
-
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_tlk_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_tlk_json_read(text, size, a, model, err); }
-
 static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_tlk_json_print_view(view, out, err); }
 
 const relic_schema_ops relic_tlk_schema_ops = { &relic_tlk_ops, json_print_any, json_read_any, json_print_view_any };

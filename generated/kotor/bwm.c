@@ -152,102 +152,76 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_edge(relic_bwm_rctx *c, ui
 RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_file *m, const int dec)
 {
     relic_status st;
+    uint64_t at, n, bytes;
     if (!relic_gen_room(c->size, pos, 136u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 136u);
     if (c->view) { c->view->header = c->base + pos; }
     if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
-    { /* vertices */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.vertex_offset), ((int64_t)m->header.vertex_count), 1u, 12u, c->size, "vertices", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->vertices_count = (size_t)n;
-        if (c->view) { c->view->vertices = c->base + at; c->view->vertices_count = (size_t)n; }
-        if (dec && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f), at, "vertices"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vec3f(c, at + k * 12u, &m->vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
-    }
-    { /* faces */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.face_offset), ((int64_t)m->header.face_count), 1u, 12u, c->size, "faces", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->faces_count = (size_t)n;
-        if (c->view) { c->view->faces = c->base + at; c->view->faces_count = (size_t)n; }
-        if (dec && n && !(m->faces = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_face), _Alignof(relic_bwm_face), at, "faces"))) return RELIC_E_NOMEM;
-        if (!dec) for (uint64_t k = 0; k < n; k++) {
-            relic_bwm_face e;
-            if ((st = rd_face(c, at + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
-        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_face(c, at + k * 12u, &m->faces[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
-    }
-    { /* materials */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.material_offset), ((int64_t)m->header.face_count), 1u, 4u, c->size, "materials", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->materials_count = (size_t)n;
-        if (c->view) { c->view->materials = c->base + at; c->view->materials_count = (size_t)n; }
-        if (dec && n && !(m->materials = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "materials"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->materials[k] = relic_load_u32le(c->base + at + k * 4);
-    }
-    { /* normals */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.normal_offset), ((int64_t)m->header.face_count), 1u, 12u, c->size, "normals", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->normals_count = (size_t)n;
-        if (c->view) { c->view->normals = c->base + at; c->view->normals_count = (size_t)n; }
-        if (dec && n && !(m->normals = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f), at, "normals"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vec3f(c, at + k * 12u, &m->normals[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "normals", (int64_t)k);
-    }
-    { /* distances */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.distance_offset), ((int64_t)m->header.face_count), 1u, 4u, c->size, "distances", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->distances_count = (size_t)n;
-        if (c->view) { c->view->distances = c->base + at; c->view->distances_count = (size_t)n; }
-        if (dec && n && !(m->distances = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(float), _Alignof(float), at, "distances"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->distances[k] = relic_load_f32le(c->base + at + k * 4);
-    }
-    { /* aabb */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.aabb_offset), ((int64_t)m->header.aabb_count), 1u, 44u, c->size, "aabb", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->aabb_count = (size_t)n;
-        if (c->view) { c->view->aabb = c->base + at; c->view->aabb_count = (size_t)n; }
-        if (dec && n && !(m->aabb = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_aabb_node), _Alignof(relic_bwm_aabb_node), at, "aabb"))) return RELIC_E_NOMEM;
-        if (!dec) for (uint64_t k = 0; k < n; k++) {
-            relic_bwm_aabb_node e;
-            if ((st = rd_aabb_node(c, at + k * 44u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "aabb", (int64_t)k);
-        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_aabb_node(c, at + k * 44u, &m->aabb[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "aabb", (int64_t)k);
-    }
-    { /* adjacency */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.adjacency_offset), ((int64_t)m->header.adjacency_count), 1u, 12u, c->size, "adjacency", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->adjacency_count = (size_t)n;
-        if (c->view) { c->view->adjacency = c->base + at; c->view->adjacency_count = (size_t)n; }
-        if (dec && n && !(m->adjacency = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_adjacency), _Alignof(relic_bwm_adjacency), at, "adjacency"))) return RELIC_E_NOMEM;
-        if (!dec) for (uint64_t k = 0; k < n; k++) {
-            relic_bwm_adjacency e;
-            if ((st = rd_adjacency(c, at + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "adjacency", (int64_t)k);
-        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_adjacency(c, at + k * 12u, &m->adjacency[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "adjacency", (int64_t)k);
-    }
-    { /* edges */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.edge_offset), ((int64_t)m->header.edge_count), 1u, 8u, c->size, "edges", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->edges_count = (size_t)n;
-        if (c->view) { c->view->edges = c->base + at; c->view->edges_count = (size_t)n; }
-        if (dec && n && !(m->edges = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_edge), _Alignof(relic_bwm_edge), at, "edges"))) return RELIC_E_NOMEM;
-        if (!dec) for (uint64_t k = 0; k < n; k++) {
-            relic_bwm_edge e;
-            if ((st = rd_edge(c, at + k * 8u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
-        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_edge(c, at + k * 8u, &m->edges[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
-    }
-    { /* perimeters */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.perimeter_offset), ((int64_t)m->header.perimeter_count), 1u, 4u, c->size, "perimeters", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->perimeters_count = (size_t)n;
-        if (c->view) { c->view->perimeters = c->base + at; c->view->perimeters_count = (size_t)n; }
-        if (dec && n && !(m->perimeters = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "perimeters"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->perimeters[k] = relic_load_u32le(c->base + at + k * 4);
-        if (!dec) for (uint64_t k = 0; k < n; k++) {
-            const uint32_t v = relic_load_u32le(c->base + at + k * 4);
-            { const int64_t it = (int64_t)(v); if (!(((int64_t)((it) <= ((int64_t)m->header.edge_count))))) return relic_gen_fail_check(c->err, RELIC_E_INDEX, at + k * 4u, "perimeters", (int64_t)k, it, "fails check it <= header.edge_count"); }
-        }
+    if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.vertex_offset), ((int64_t)m->header.vertex_count), 1u, 12u, c->size, "vertices", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->vertices_count = (size_t)n;
+    if (c->view) { c->view->vertices = c->base + at; c->view->vertices_count = (size_t)n; }
+    if (dec && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f), at, "vertices"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_vec3f(c, at + k * 12u, &m->vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+    if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.face_offset), ((int64_t)m->header.face_count), 1u, 12u, c->size, "faces", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->faces_count = (size_t)n;
+    if (c->view) { c->view->faces = c->base + at; c->view->faces_count = (size_t)n; }
+    if (dec && n && !(m->faces = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_face), _Alignof(relic_bwm_face), at, "faces"))) return RELIC_E_NOMEM;
+    if (!dec) for (uint64_t k = 0; k < n; k++) {
+        relic_bwm_face e;
+        if ((st = rd_face(c, at + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
+    } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_face(c, at + k * 12u, &m->faces[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
+    if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.material_offset), ((int64_t)m->header.face_count), 1u, 4u, c->size, "materials", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->materials_count = (size_t)n;
+    if (c->view) { c->view->materials = c->base + at; c->view->materials_count = (size_t)n; }
+    if (dec && n && !(m->materials = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "materials"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->materials[k] = relic_load_u32le(c->base + at + k * 4);
+    if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.normal_offset), ((int64_t)m->header.face_count), 1u, 12u, c->size, "normals", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->normals_count = (size_t)n;
+    if (c->view) { c->view->normals = c->base + at; c->view->normals_count = (size_t)n; }
+    if (dec && n && !(m->normals = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f), at, "normals"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_vec3f(c, at + k * 12u, &m->normals[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "normals", (int64_t)k);
+    if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.distance_offset), ((int64_t)m->header.face_count), 1u, 4u, c->size, "distances", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->distances_count = (size_t)n;
+    if (c->view) { c->view->distances = c->base + at; c->view->distances_count = (size_t)n; }
+    if (dec && n && !(m->distances = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(float), _Alignof(float), at, "distances"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->distances[k] = relic_load_f32le(c->base + at + k * 4);
+    if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.aabb_offset), ((int64_t)m->header.aabb_count), 1u, 44u, c->size, "aabb", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->aabb_count = (size_t)n;
+    if (c->view) { c->view->aabb = c->base + at; c->view->aabb_count = (size_t)n; }
+    if (dec && n && !(m->aabb = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_aabb_node), _Alignof(relic_bwm_aabb_node), at, "aabb"))) return RELIC_E_NOMEM;
+    if (!dec) for (uint64_t k = 0; k < n; k++) {
+        relic_bwm_aabb_node e;
+        if ((st = rd_aabb_node(c, at + k * 44u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "aabb", (int64_t)k);
+    } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_aabb_node(c, at + k * 44u, &m->aabb[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "aabb", (int64_t)k);
+    if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.adjacency_offset), ((int64_t)m->header.adjacency_count), 1u, 12u, c->size, "adjacency", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->adjacency_count = (size_t)n;
+    if (c->view) { c->view->adjacency = c->base + at; c->view->adjacency_count = (size_t)n; }
+    if (dec && n && !(m->adjacency = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_adjacency), _Alignof(relic_bwm_adjacency), at, "adjacency"))) return RELIC_E_NOMEM;
+    if (!dec) for (uint64_t k = 0; k < n; k++) {
+        relic_bwm_adjacency e;
+        if ((st = rd_adjacency(c, at + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "adjacency", (int64_t)k);
+    } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_adjacency(c, at + k * 12u, &m->adjacency[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "adjacency", (int64_t)k);
+    if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.edge_offset), ((int64_t)m->header.edge_count), 1u, 8u, c->size, "edges", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->edges_count = (size_t)n;
+    if (c->view) { c->view->edges = c->base + at; c->view->edges_count = (size_t)n; }
+    if (dec && n && !(m->edges = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_edge), _Alignof(relic_bwm_edge), at, "edges"))) return RELIC_E_NOMEM;
+    if (!dec) for (uint64_t k = 0; k < n; k++) {
+        relic_bwm_edge e;
+        if ((st = rd_edge(c, at + k * 8u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
+    } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_edge(c, at + k * 8u, &m->edges[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
+    if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.perimeter_offset), ((int64_t)m->header.perimeter_count), 1u, 4u, c->size, "perimeters", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->perimeters_count = (size_t)n;
+    if (c->view) { c->view->perimeters = c->base + at; c->view->perimeters_count = (size_t)n; }
+    if (dec && n && !(m->perimeters = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "perimeters"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->perimeters[k] = relic_load_u32le(c->base + at + k * 4);
+    if (!dec) for (uint64_t k = 0; k < n; k++) {
+        const uint32_t v = relic_load_u32le(c->base + at + k * 4);
+        { const int64_t it = (int64_t)(v); if (!(((int64_t)((it) <= ((int64_t)m->header.edge_count))))) return relic_gen_fail_check(c->err, RELIC_E_INDEX, at + k * 4u, "perimeters", (int64_t)k, it, "fails check it <= header.edge_count"); }
     }
     return RELIC_OK;
 }

@@ -334,7 +334,6 @@ extern const struct relic_mut_format relic_bwm_mutator;
  *  relic_schema_ops.h): relic_bwm_ops and the JSON printer and reader, type-erased. */
 extern const struct relic_schema_ops relic_bwm_schema_ops;
 
-
 #ifdef __cplusplus
 }
 #endif

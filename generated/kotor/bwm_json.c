@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "relic_json_table.h"
+#include "relic_schema_ops.h" /* the descriptor at the end */
 #include "bwm.h"
 
 static const relic_jt_field vec3f_fields[] = {
@@ -67,24 +68,6 @@ static const relic_jt_field edge_fields[] = {
 };
 static const relic_jt_struct edge_json = { edge_fields, 2, sizeof(relic_bwm_edge), _Alignof(relic_bwm_edge), 0, NULL, NULL, 8, 0, NULL, 1 };
 
-static int64_t bwm_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_bwm_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 1: return ((int64_t)m->header.vertex_count);
-    case 2: return ((int64_t)m->header.face_count);
-    case 3: return ((int64_t)m->header.face_count);
-    case 4: return ((int64_t)m->header.face_count);
-    case 5: return ((int64_t)m->header.face_count);
-    case 6: return ((int64_t)m->header.aabb_count);
-    case 7: return ((int64_t)m->header.adjacency_count);
-    case 8: return ((int64_t)m->header.edge_count);
-    case 9: return ((int64_t)m->header.perimeter_count);
-    default: return 0;
-    }
-}
-
 static const relic_jt_field bwm_fields[] = {
     { "header", offsetof(relic_bwm_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bwm_view, header), RELIC_JT_NOPOS, 6 },
     { "vertices", offsetof(relic_bwm_file, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, vertices_count), &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bwm_view, vertices), offsetof(relic_bwm_view, vertices_count), 8 },
@@ -97,27 +80,16 @@ static const relic_jt_field bwm_fields[] = {
     { "edges", offsetof(relic_bwm_file, edges), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, edges_count), &edge_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bwm_view, edges), offsetof(relic_bwm_view, edges_count), 5 },
     { "perimeters", offsetof(relic_bwm_file, perimeters), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, perimeters_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_bwm_view, perimeters), offsetof(relic_bwm_view, perimeters_count), 10 },
 };
-static const relic_jt_struct bwm_json = { bwm_fields, 10, sizeof(relic_bwm_file), _Alignof(relic_bwm_file), 0, "bwm", NULL, 136, offsetof(relic_bwm_view, values), bwm_json_count, 0 };
+static const relic_jt_struct bwm_json = { bwm_fields, 10, sizeof(relic_bwm_file), _Alignof(relic_bwm_file), 0, "bwm", NULL, 136, offsetof(relic_bwm_view, values), NULL, 0 };
 
-relic_status relic_bwm_json_print(const relic_bwm_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&bwm_json, m, out, err);
-}
-
+relic_status relic_bwm_json_print(const relic_bwm_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&bwm_json, m, out, err); }
 relic_status relic_bwm_json_print_view(const relic_bwm_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&bwm_json, v, out, err); }
-
-relic_status relic_bwm_json_read(const char *text, size_t len, relic_arena *a, relic_bwm_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&bwm_json, text, len, a, out, err);
-}
+relic_status relic_bwm_json_read(const char *text, size_t len, relic_arena *a, relic_bwm_file *out, relic_error *err) { return relic_jt_read_doc(&bwm_json, text, len, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 
-#include "relic_schema_ops.h"
-
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_bwm_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_bwm_json_read(text, size, a, model, err); }
-
 static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_bwm_json_print_view(view, out, err); }
 
 const relic_schema_ops relic_bwm_schema_ops = { &relic_bwm_ops, json_print_any, json_read_any, json_print_view_any };

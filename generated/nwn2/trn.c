@@ -81,6 +81,7 @@ static relic_status rd_packet(relic_trn_rctx *c, uint64_t pos, uint64_t *size_ou
 {
     relic_status st;
     uint64_t cur = pos;
+    uint64_t at, n;
     if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "type", "type..size", 8u);
     m->type = relic_load_u32le(c->base + pos);
     m->size = relic_load_u32le(c->base + pos + 4);
@@ -98,22 +99,14 @@ static relic_status rd_packet(relic_trn_rctx *c, uint64_t pos, uint64_t *size_ou
     m->compressed_size = relic_load_u32le(c->base + cur + 4);
     m->uncompressed_size = relic_load_u32le(c->base + cur + 8);
     cur = cur + 12;
-    { /* aswm */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->compressed_size), 1u, 1u, c->size, "aswm", &n, &bytes)) != RELIC_OK) return st;
-        m->aswm_count = (size_t)n;
-        if (dec && !(m->aswm = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "aswm"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->compressed_size), 1u, 1u, c->size, "aswm", &at, &n)) != RELIC_OK) return st;
+    m->aswm_count = (size_t)n;
+    if (dec && !(m->aswm = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "aswm"))) return RELIC_E_NOMEM;
     } break;
     default: {
-    { /* data */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->size), 1u, 1u, c->size, "data", &n, &bytes)) != RELIC_OK) return st;
-        m->data_count = (size_t)n;
-        if (dec && !(m->data = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->size), 1u, 1u, c->size, "data", &at, &n)) != RELIC_OK) return st;
+    m->data_count = (size_t)n;
+    if (dec && !(m->data = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "data"))) return RELIC_E_NOMEM;
     } break;
     }
     if (!(((int64_t)(((int64_t)(((int64_t)m->type) != INT64_C(1213682260))) || ((int64_t)(((int64_t)m->size) == INT64_C(12))))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "packet", "check failed: type != 0x48575254 || size == 12 (a TRWH payload is 12 bytes)");
@@ -127,26 +120,23 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_trn(relic_trn_rctx *c, uin
     relic_status st;
     uint64_t sz = 0;
     uint64_t cur = pos;
+    uint64_t at, n, bytes;
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 12u);
     if (c->view) { c->view->header = c->base + pos; }
     if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     cur = pos + 12;
-    { /* directory */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.packet_count), 1u, 8u, c->size, "directory", &n, &bytes)) != RELIC_OK) return st;
-        m->directory_count = (size_t)n;
-        if (c->view) { c->view->directory = c->base + cur; c->view->directory_count = (size_t)n; }
-        if (dec && n && !(m->directory = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_directory_entry), _Alignof(relic_trn_directory_entry), cur, "directory"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_directory_entry(c, cur + k * 8u, &m->directory[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "directory", (int64_t)k);
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->header.packet_count), 1u, 8u, c->size, "directory", &at, &n)) != RELIC_OK) return st;
+    m->directory_count = (size_t)n;
+    if (c->view) { c->view->directory = c->base + at; c->view->directory_count = (size_t)n; }
+    if (dec && n && !(m->directory = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_trn_directory_entry), _Alignof(relic_trn_directory_entry), at, "directory"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_directory_entry(c, at + k * 8u, &m->directory[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "directory", (int64_t)k);
     { /* packets */
         const int64_t cnt = ((int64_t)m->header.packet_count);
         if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, cur, "packets", -1, "negative element count %lld", (long long)cnt);
-        const uint64_t n = (uint64_t)cnt * 1u;
+        n = (uint64_t)cnt * 1u;
         if (n > c->size - (cur < c->size ? cur : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, cur, "packets", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
-        uint64_t bytes = 0;
+        bytes = 0;
         m->packets_count = (size_t)n;
         if (c->view) { c->view->packets = c->base + cur; c->view->packets_count = (size_t)n; }
         if (dec && n && !(m->packets = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trn_packet), _Alignof(relic_trn_packet), cur, "packets"))) return RELIC_E_NOMEM;
@@ -204,6 +194,7 @@ static relic_status rd_tile(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
 {
     relic_status st;
     uint64_t cur = pos;
+    uint64_t at, n;
     if (!relic_gen_room(c->size, pos, 57u)) return relic_gen_short(c->err, pos, c->size, "name", "name..triangles_offset", 57u);
     memcpy(m->name, c->base + pos, 32);
     m->owns_data = relic_load_u8(c->base + pos + 32);
@@ -215,24 +206,16 @@ static relic_status rd_tile(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
     m->triangles_offset = relic_load_u32le(c->base + pos + 53);
     cur = pos + 57;
     if (((int64_t)(((int64_t)m->owns_data) != INT64_C(0)))) {
-    { /* own_vertices */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertices_count), 1u, 12u, c->size, "own_vertices", &n, &bytes)) != RELIC_OK) return st;
-        m->own_vertices_count = (size_t)n;
-        if (dec && n && !(m->own_vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_vec3f), _Alignof(relic_trn_vec3f), cur, "own_vertices"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vec3f(c, cur + k * 12u, &m->own_vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "own_vertices", (int64_t)k);
-        cur += bytes;
-    }
-    { /* own_edges */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->edges_count), 1u, 16u, c->size, "own_edges", &n, &bytes)) != RELIC_OK) return st;
-        m->own_edges_count = (size_t)n;
-        if (dec && n && !(m->own_edges = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_edge), _Alignof(relic_trn_edge), cur, "own_edges"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_edge(c, cur + k * 16u, &m->own_edges[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "own_edges", (int64_t)k);
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->vertices_count), 1u, 12u, c->size, "own_vertices", &at, &n)) != RELIC_OK) return st;
+    m->own_vertices_count = (size_t)n;
+    if (dec && n && !(m->own_vertices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_trn_vec3f), _Alignof(relic_trn_vec3f), at, "own_vertices"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_vec3f(c, at + k * 12u, &m->own_vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "own_vertices", (int64_t)k);
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->edges_count), 1u, 16u, c->size, "own_edges", &at, &n)) != RELIC_OK) return st;
+    m->own_edges_count = (size_t)n;
+    if (dec && n && !(m->own_edges = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_trn_edge), _Alignof(relic_trn_edge), at, "own_edges"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_edge(c, at + k * 16u, &m->own_edges[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "own_edges", (int64_t)k);
     } else {
     }
     if (!relic_gen_room(c->size, cur, 13u)) return relic_gen_short(c->err, cur, c->size, "path_flags", "path_flags..rle_table_size", 13u);
@@ -242,28 +225,16 @@ static relic_status rd_tile(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
     m->node_to_local_length = relic_load_u8(c->base + cur + 8);
     m->rle_table_size = relic_load_u32le(c->base + cur + 9);
     cur = cur + 13;
-    { /* local_to_node */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->local_to_node_length), 1u, 1u, c->size, "local_to_node", &n, &bytes)) != RELIC_OK) return st;
-        m->local_to_node_count = (size_t)n;
-        if (dec && n && !(m->local_to_node = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint8_t), _Alignof(uint8_t), cur, "local_to_node"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
-    { /* node_to_local */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->node_to_local_length), 1u, 4u, c->size, "node_to_local", &n, &bytes)) != RELIC_OK) return st;
-        m->node_to_local_count = (size_t)n;
-        if (dec && n && !(m->node_to_local = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "node_to_local"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->node_to_local[k] = relic_load_u32le(c->base + cur + k * 4);
-        cur += bytes;
-    }
-    { /* nodes */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, relic_gen_mul(((int64_t)m->node_to_local_length), ((int64_t)m->node_to_local_length)), 1u, 1u, c->size, "nodes", &n, &bytes)) != RELIC_OK) return st;
-        m->nodes_count = (size_t)n;
-        if (dec && n && !(m->nodes = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint8_t), _Alignof(uint8_t), cur, "nodes"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->local_to_node_length), 1u, 1u, c->size, "local_to_node", &at, &n)) != RELIC_OK) return st;
+    m->local_to_node_count = (size_t)n;
+    if (dec && n && !(m->local_to_node = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint8_t), _Alignof(uint8_t), at, "local_to_node"))) return RELIC_E_NOMEM;
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->node_to_local_length), 1u, 4u, c->size, "node_to_local", &at, &n)) != RELIC_OK) return st;
+    m->node_to_local_count = (size_t)n;
+    if (dec && n && !(m->node_to_local = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "node_to_local"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->node_to_local[k] = relic_load_u32le(c->base + at + k * 4);
+    if ((st = relic_gen_take(c->err, &cur, relic_gen_mul(((int64_t)m->node_to_local_length), ((int64_t)m->node_to_local_length)), 1u, 1u, c->size, "nodes", &at, &n)) != RELIC_OK) return st;
+    m->nodes_count = (size_t)n;
+    if (dec && n && !(m->nodes = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint8_t), _Alignof(uint8_t), at, "nodes"))) return RELIC_E_NOMEM;
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "tile_flags", "tile_flags", 4u);
     m->tile_flags = relic_load_u32le(c->base + cur);
     *size_out = cur + 4 - pos;
@@ -274,6 +245,7 @@ static relic_status rd_island(relic_trn_rctx *c, uint64_t pos, uint64_t *size_ou
 {
     relic_status st;
     uint64_t cur = pos;
+    uint64_t at, n;
     if (!relic_gen_room(c->size, pos, 28u)) return relic_gen_short(c->err, pos, c->size, "index", "index..adjacent_length", 28u);
     m->index = relic_load_u32le(c->base + pos);
     m->tile = relic_load_u32le(c->base + pos + 4);
@@ -281,36 +253,24 @@ static relic_status rd_island(relic_trn_rctx *c, uint64_t pos, uint64_t *size_ou
     m->triangle_count = relic_load_u32le(c->base + pos + 20);
     m->adjacent_length = relic_load_u32le(c->base + pos + 24);
     cur = pos + 28;
-    { /* adjacent */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->adjacent_length), 1u, 4u, c->size, "adjacent", &n, &bytes)) != RELIC_OK) return st;
-        m->adjacent_count = (size_t)n;
-        if (dec && n && !(m->adjacent = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "adjacent"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->adjacent[k] = relic_load_u32le(c->base + cur + k * 4);
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->adjacent_length), 1u, 4u, c->size, "adjacent", &at, &n)) != RELIC_OK) return st;
+    m->adjacent_count = (size_t)n;
+    if (dec && n && !(m->adjacent = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "adjacent"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->adjacent[k] = relic_load_u32le(c->base + at + k * 4);
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "distances_length", "distances_length", 4u);
     m->distances_length = relic_load_u32le(c->base + cur);
     cur = cur + 4;
-    { /* distances */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->distances_length), 1u, 4u, c->size, "distances", &n, &bytes)) != RELIC_OK) return st;
-        m->distances_count = (size_t)n;
-        if (dec && n && !(m->distances = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(float), _Alignof(float), cur, "distances"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->distances[k] = relic_load_f32le(c->base + cur + k * 4);
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->distances_length), 1u, 4u, c->size, "distances", &at, &n)) != RELIC_OK) return st;
+    m->distances_count = (size_t)n;
+    if (dec && n && !(m->distances = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(float), _Alignof(float), at, "distances"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->distances[k] = relic_load_f32le(c->base + at + k * 4);
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "exits_length", "exits_length", 4u);
     m->exits_length = relic_load_u32le(c->base + cur);
     cur = cur + 4;
-    { /* exit_triangles */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->exits_length), 1u, 4u, c->size, "exit_triangles", &n, &bytes)) != RELIC_OK) return st;
-        m->exit_triangles_count = (size_t)n;
-        if (dec && n && !(m->exit_triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "exit_triangles"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->exit_triangles[k] = relic_load_u32le(c->base + cur + k * 4);
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->exits_length), 1u, 4u, c->size, "exit_triangles", &at, &n)) != RELIC_OK) return st;
+    m->exit_triangles_count = (size_t)n;
+    if (dec && n && !(m->exit_triangles = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "exit_triangles"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->exit_triangles[k] = relic_load_u32le(c->base + at + k * 4);
     if (!(((int64_t)(((int64_t)(((int64_t)m->adjacent_length) == ((int64_t)m->distances_length))) && ((int64_t)(((int64_t)m->adjacent_length) == ((int64_t)m->exits_length))))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "island", "check failed: adjacent_length == distances_length && adjacent_length == exits_length (the three island lists differ in length)");
     *size_out = cur - pos;
     return RELIC_OK;
@@ -330,6 +290,7 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
     relic_status st;
     uint64_t sz = 0;
     uint64_t cur = pos;
+    uint64_t at, n, bytes;
     if (!relic_gen_room(c->size, pos, 53u)) return relic_gen_short(c->err, pos, c->size, "version", "version..unknown_b", 53u);
     m->version = relic_load_u32le(c->base + pos);
     if ((int64_t)(m->version) != INT64_C(108)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "version", -1, "expected 108, found %lld", (long long)(m->version));
@@ -341,33 +302,21 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
     m->triangle_count = relic_load_u32le(c->base + pos + 45);
     m->unknown_b = relic_load_u32le(c->base + pos + 49);
     cur = pos + 53;
-    { /* vertices */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 12u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
-        m->vertices_count = (size_t)n;
-        if (dec && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_vec3f), _Alignof(relic_trn_vec3f), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vec3f(c, cur + k * 12u, &m->vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
-        cur += bytes;
-    }
-    { /* edges */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->edge_count), 1u, 16u, c->size, "edges", &n, &bytes)) != RELIC_OK) return st;
-        m->edges_count = (size_t)n;
-        if (dec && n && !(m->edges = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_edge), _Alignof(relic_trn_edge), cur, "edges"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_edge(c, cur + k * 16u, &m->edges[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
-        cur += bytes;
-    }
-    { /* triangles */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->triangle_count), 1u, 64u, c->size, "triangles", &n, &bytes)) != RELIC_OK) return st;
-        m->triangles_count = (size_t)n;
-        if (dec && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_triangle), _Alignof(relic_trn_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_triangle(c, cur + k * 64u, &m->triangles[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->vertex_count), 1u, 12u, c->size, "vertices", &at, &n)) != RELIC_OK) return st;
+    m->vertices_count = (size_t)n;
+    if (dec && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_trn_vec3f), _Alignof(relic_trn_vec3f), at, "vertices"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_vec3f(c, at + k * 12u, &m->vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->edge_count), 1u, 16u, c->size, "edges", &at, &n)) != RELIC_OK) return st;
+    m->edges_count = (size_t)n;
+    if (dec && n && !(m->edges = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_trn_edge), _Alignof(relic_trn_edge), at, "edges"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_edge(c, at + k * 16u, &m->edges[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->triangle_count), 1u, 64u, c->size, "triangles", &at, &n)) != RELIC_OK) return st;
+    m->triangles_count = (size_t)n;
+    if (dec && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_trn_triangle), _Alignof(relic_trn_triangle), at, "triangles"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_triangle(c, at + k * 64u, &m->triangles[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
     if (!relic_gen_room(c->size, cur, 16u)) return relic_gen_short(c->err, cur, c->size, "tiles_flags", "tiles_flags..grid_width", 16u);
     m->tiles_flags = relic_load_u32le(c->base + cur);
     m->tiles_width = relic_load_f32le(c->base + cur + 4);
@@ -377,9 +326,9 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
     { /* tiles */
         const int64_t cnt = relic_gen_mul(((int64_t)m->grid_height), ((int64_t)m->grid_width));
         if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, cur, "tiles", -1, "negative element count %lld", (long long)cnt);
-        const uint64_t n = (uint64_t)cnt * 1u;
+        n = (uint64_t)cnt * 1u;
         if (n > c->size - (cur < c->size ? cur : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, cur, "tiles", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
-        uint64_t bytes = 0;
+        bytes = 0;
         m->tiles_count = (size_t)n;
         if (dec && n && !(m->tiles = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trn_tile), _Alignof(relic_trn_tile), cur, "tiles"))) return RELIC_E_NOMEM;
         {
@@ -401,9 +350,9 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
     { /* islands */
         const int64_t cnt = ((int64_t)m->island_count);
         if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, cur, "islands", -1, "negative element count %lld", (long long)cnt);
-        const uint64_t n = (uint64_t)cnt * 1u;
+        n = (uint64_t)cnt * 1u;
         if (n > c->size - (cur < c->size ? cur : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, cur, "islands", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
-        uint64_t bytes = 0;
+        bytes = 0;
         m->islands_count = (size_t)n;
         if (dec && n && !(m->islands = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trn_island), _Alignof(relic_trn_island), cur, "islands"))) return RELIC_E_NOMEM;
         {
@@ -418,15 +367,11 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         }
         cur += bytes;
     }
-    { /* island_path_table */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, relic_gen_mul(((int64_t)m->island_count), ((int64_t)m->island_count)), 1u, 8u, c->size, "island_path_table", &n, &bytes)) != RELIC_OK) return st;
-        m->island_path_table_count = (size_t)n;
-        if (dec && n && !(m->island_path_table = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_island_path_node), _Alignof(relic_trn_island_path_node), cur, "island_path_table"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_island_path_node(c, cur + k * 8u, &m->island_path_table[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "island_path_table", (int64_t)k);
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, relic_gen_mul(((int64_t)m->island_count), ((int64_t)m->island_count)), 1u, 8u, c->size, "island_path_table", &at, &n)) != RELIC_OK) return st;
+    m->island_path_table_count = (size_t)n;
+    if (dec && n && !(m->island_path_table = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_trn_island_path_node), _Alignof(relic_trn_island_path_node), at, "island_path_table"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_island_path_node(c, at + k * 8u, &m->island_path_table[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "island_path_table", (int64_t)k);
     *size_out = cur - pos;
     return RELIC_OK;
 }

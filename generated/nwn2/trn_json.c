@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "relic_json_table.h"
+#include "relic_schema_ops.h" /* the descriptor at the end */
 #include "trn.h"
 
 static const relic_jt_field header_fields[] = {
@@ -65,43 +66,21 @@ static const relic_jt_field packet_fields[] = {
 };
 static const relic_jt_struct packet_json = { packet_fields, 8, sizeof(relic_trn_packet), _Alignof(relic_trn_packet), 0, NULL, packet_json_has, 0, 0, packet_json_count, 0 };
 
-static int64_t trn_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_trn_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 1: return ((int64_t)m->header.packet_count);
-    case 2: return ((int64_t)m->header.packet_count);
-    default: return 0;
-    }
-}
-
 static const relic_jt_field trn_fields[] = {
     { "header", offsetof(relic_trn_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_trn_view, header), RELIC_JT_NOPOS, 6 },
     { "directory", offsetof(relic_trn_file, directory), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trn_file, directory_count), &directory_entry_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_trn_view, directory), offsetof(relic_trn_view, directory_count), 9 },
     { "packets", offsetof(relic_trn_file, packets), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trn_file, packets_count), &packet_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_trn_view, packets), offsetof(relic_trn_view, packets_count), 7 },
 };
-static const relic_jt_struct trn_json = { trn_fields, 3, sizeof(relic_trn_file), _Alignof(relic_trn_file), 0, "trn", NULL, 0, offsetof(relic_trn_view, values), trn_json_count, 0 };
+static const relic_jt_struct trn_json = { trn_fields, 3, sizeof(relic_trn_file), _Alignof(relic_trn_file), 0, "trn", NULL, 0, offsetof(relic_trn_view, values), NULL, 0 };
 
-relic_status relic_trn_json_print(const relic_trn_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&trn_json, m, out, err);
-}
-
+relic_status relic_trn_json_print(const relic_trn_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&trn_json, m, out, err); }
 relic_status relic_trn_json_print_view(const relic_trn_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&trn_json, v, out, err); }
-
-relic_status relic_trn_json_read(const char *text, size_t len, relic_arena *a, relic_trn_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&trn_json, text, len, a, out, err);
-}
+relic_status relic_trn_json_read(const char *text, size_t len, relic_arena *a, relic_trn_file *out, relic_error *err) { return relic_jt_read_doc(&trn_json, text, len, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 
-#include "relic_schema_ops.h"
-
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_trn_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_trn_json_read(text, size, a, model, err); }
-
 static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_trn_json_print_view(view, out, err); }
 
 const relic_schema_ops relic_trn_schema_ops = { &relic_trn_ops, json_print_any, json_read_any, json_print_view_any };

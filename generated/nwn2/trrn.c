@@ -75,20 +75,17 @@ static relic_status rd_grass(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_ou
 {
     relic_status st;
     uint64_t cur = pos;
+    uint64_t at, n;
     if (!relic_gen_room(c->size, pos, 68u)) return relic_gen_short(c->err, pos, c->size, "name", "name..blade_count", 68u);
     memcpy(m->name, c->base + pos, 32);
     memcpy(m->texture, c->base + pos + 32, 32);
     m->blade_count = relic_load_u32le(c->base + pos + 64);
     cur = pos + 68;
-    { /* blades */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->blade_count), 1u, 36u, c->size, "blades", &n, &bytes)) != RELIC_OK) return st;
-        m->blades_count = (size_t)n;
-        if (dec && n && !(m->blades = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trrn_grass_blade), _Alignof(relic_trrn_grass_blade), cur, "blades"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_grass_blade(c, cur + k * 36u, &m->blades[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "blades", (int64_t)k);
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->blade_count), 1u, 36u, c->size, "blades", &at, &n)) != RELIC_OK) return st;
+    m->blades_count = (size_t)n;
+    if (dec && n && !(m->blades = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_trrn_grass_blade), _Alignof(relic_trrn_grass_blade), at, "blades"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_grass_blade(c, at + k * 36u, &m->blades[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "blades", (int64_t)k);
     *size_out = cur - pos;
     return RELIC_OK;
 }
@@ -98,6 +95,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_trrn(relic_trrn_rctx *c, u
     relic_status st;
     uint64_t sz = 0;
     uint64_t cur = pos;
+    uint64_t at, n, bytes;
     if (!relic_gen_room(c->size, pos, 128u)) return relic_gen_short(c->err, pos, c->size, "name", "name", 128u);
     if (c->view) { c->view->name = c->base + pos; c->view->name_count = 1; }
     memcpy(m->name, c->base + pos, 128);
@@ -113,57 +111,41 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_trrn(relic_trrn_rctx *c, u
     m->vertex_count = relic_load_u32le(c->base + pos + 392);
     m->triangle_count = relic_load_u32le(c->base + pos + 396);
     cur = pos + 400;
-    { /* vertices */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 44u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
-        m->vertices_count = (size_t)n;
-        if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
-        if (dec && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trrn_terrain_vertex), _Alignof(relic_trrn_terrain_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_terrain_vertex(c, cur + k * 44u, &m->vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
-        cur += bytes;
-    }
-    { /* triangles */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->triangle_count), 1u, 6u, c->size, "triangles", &n, &bytes)) != RELIC_OK) return st;
-        m->triangles_count = (size_t)n;
-        if (c->view) { c->view->triangles = c->base + cur; c->view->triangles_count = (size_t)n; }
-        if (dec && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trrn_terrain_triangle), _Alignof(relic_trrn_terrain_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_terrain_triangle(c, cur + k * 6u, &m->triangles[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->vertex_count), 1u, 44u, c->size, "vertices", &at, &n)) != RELIC_OK) return st;
+    m->vertices_count = (size_t)n;
+    if (c->view) { c->view->vertices = c->base + at; c->view->vertices_count = (size_t)n; }
+    if (dec && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_trrn_terrain_vertex), _Alignof(relic_trrn_terrain_vertex), at, "vertices"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_terrain_vertex(c, at + k * 44u, &m->vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->triangle_count), 1u, 6u, c->size, "triangles", &at, &n)) != RELIC_OK) return st;
+    m->triangles_count = (size_t)n;
+    if (c->view) { c->view->triangles = c->base + at; c->view->triangles_count = (size_t)n; }
+    if (dec && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_trrn_terrain_triangle), _Alignof(relic_trrn_terrain_triangle), at, "triangles"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_terrain_triangle(c, at + k * 6u, &m->triangles[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "dds_a_size", "dds_a_size", 4u);
     m->dds_a_size = relic_load_u32le(c->base + cur);
     cur = cur + 4;
-    { /* dds_a */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->dds_a_size), 1u, 1u, c->size, "dds_a", &n, &bytes)) != RELIC_OK) return st;
-        m->dds_a_count = (size_t)n;
-        if (c->view) { c->view->dds_a = c->base + cur; c->view->dds_a_count = (size_t)n; }
-        if (dec && !(m->dds_a = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "dds_a"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->dds_a_size), 1u, 1u, c->size, "dds_a", &at, &n)) != RELIC_OK) return st;
+    m->dds_a_count = (size_t)n;
+    if (c->view) { c->view->dds_a = c->base + at; c->view->dds_a_count = (size_t)n; }
+    if (dec && !(m->dds_a = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "dds_a"))) return RELIC_E_NOMEM;
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "dds_b_size", "dds_b_size", 4u);
     m->dds_b_size = relic_load_u32le(c->base + cur);
     cur = cur + 4;
-    { /* dds_b */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->dds_b_size), 1u, 1u, c->size, "dds_b", &n, &bytes)) != RELIC_OK) return st;
-        m->dds_b_count = (size_t)n;
-        if (c->view) { c->view->dds_b = c->base + cur; c->view->dds_b_count = (size_t)n; }
-        if (dec && !(m->dds_b = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "dds_b"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->dds_b_size), 1u, 1u, c->size, "dds_b", &at, &n)) != RELIC_OK) return st;
+    m->dds_b_count = (size_t)n;
+    if (c->view) { c->view->dds_b = c->base + at; c->view->dds_b_count = (size_t)n; }
+    if (dec && !(m->dds_b = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "dds_b"))) return RELIC_E_NOMEM;
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "grass_count", "grass_count", 4u);
     m->grass_count = relic_load_u32le(c->base + cur);
     cur = cur + 4;
     { /* grasses */
         const int64_t cnt = ((int64_t)m->grass_count);
         if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, cur, "grasses", -1, "negative element count %lld", (long long)cnt);
-        const uint64_t n = (uint64_t)cnt * 1u;
+        n = (uint64_t)cnt * 1u;
         if (n > c->size - (cur < c->size ? cur : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, cur, "grasses", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
-        uint64_t bytes = 0;
+        bytes = 0;
         m->grasses_count = (size_t)n;
         if (c->view) { c->view->grasses = c->base + cur; c->view->grasses_count = (size_t)n; }
         if (dec && n && !(m->grasses = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trrn_grass), _Alignof(relic_trrn_grass), cur, "grasses"))) return RELIC_E_NOMEM;

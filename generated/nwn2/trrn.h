@@ -185,7 +185,6 @@ relic_status relic_trrn_json_read(const char *text, size_t len, relic_arena *a, 
  *  trrn file to get a mutated file, e.g. relic_mutate(&relic_trrn_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
 extern const struct relic_mut_format relic_trrn_mutator;
 
-
 #ifdef __cplusplus
 }
 #endif

@@ -59,20 +59,6 @@ static const relic_jt_field grass_fields[] = {
 };
 static const relic_jt_struct grass_json = { grass_fields, 4, sizeof(relic_trrn_grass), _Alignof(relic_trrn_grass), 0, NULL, NULL, 0, 0, grass_json_count, 0 };
 
-static int64_t trrn_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_trrn_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 5: return ((int64_t)m->vertex_count);
-    case 6: return ((int64_t)m->triangle_count);
-    case 8: return ((int64_t)m->dds_a_size);
-    case 10: return ((int64_t)m->dds_b_size);
-    case 12: return ((int64_t)m->grass_count);
-    default: return 0;
-    }
-}
-
 static const relic_jt_field trrn_fields[] = {
     { "name", offsetof(relic_trrn_file, name), RELIC_JT_CHAR, 1, 0, 0, 128, 128, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_trrn_view, name), offsetof(relic_trrn_view, name_count), 4 },
     { "textures", offsetof(relic_trrn_file, textures), RELIC_JT_STRUCT, 0, 0, 0, 6, 6, 0, &texture_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_trrn_view, textures), offsetof(relic_trrn_view, textures_count), 8 },
@@ -88,16 +74,8 @@ static const relic_jt_field trrn_fields[] = {
     { "grass_count", offsetof(relic_trrn_file, grass_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 11 },
     { "grasses", offsetof(relic_trrn_file, grasses), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_file, grasses_count), &grass_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_trrn_view, grasses), offsetof(relic_trrn_view, grasses_count), 7 },
 };
-static const relic_jt_struct trrn_json = { trrn_fields, 13, sizeof(relic_trrn_file), _Alignof(relic_trrn_file), 0, "trrn", NULL, 0, offsetof(relic_trrn_view, values), trrn_json_count, 0 };
+static const relic_jt_struct trrn_json = { trrn_fields, 13, sizeof(relic_trrn_file), _Alignof(relic_trrn_file), 0, "trrn", NULL, 0, offsetof(relic_trrn_view, values), NULL, 0 };
 
-relic_status relic_trrn_json_print(const relic_trrn_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&trrn_json, m, out, err);
-}
-
+relic_status relic_trrn_json_print(const relic_trrn_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&trrn_json, m, out, err); }
 relic_status relic_trrn_json_print_view(const relic_trrn_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&trrn_json, v, out, err); }
-
-relic_status relic_trrn_json_read(const char *text, size_t len, relic_arena *a, relic_trrn_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&trrn_json, text, len, a, out, err);
-}
+relic_status relic_trrn_json_read(const char *text, size_t len, relic_arena *a, relic_trrn_file *out, relic_error *err) { return relic_jt_read_doc(&trrn_json, text, len, a, out, err); }

@@ -56,6 +56,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_watr(relic_watr_rctx *c, u
 {
     relic_status st;
     uint64_t cur = pos;
+    uint64_t at, n;
     if (!relic_gen_room(c->size, pos, 168u)) return relic_gen_short(c->err, pos, c->size, "name", "name..specular_coefficient", 168u);
     if (c->view) { c->view->name = c->base + pos; c->view->name_count = 1; }
     memcpy(m->name, c->base + pos, 32);
@@ -80,46 +81,30 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_watr(relic_watr_rctx *c, u
     m->vertex_count = relic_load_u32le(c->base + pos + 320);
     m->triangle_count = relic_load_u32le(c->base + pos + 324);
     cur = pos + 328;
-    { /* vertices */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 28u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
-        m->vertices_count = (size_t)n;
-        if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
-        if (dec && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_watr_water_vertex), _Alignof(relic_watr_water_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_water_vertex(c, cur + k * 28u, &m->vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
-        cur += bytes;
-    }
-    { /* triangles */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->triangle_count), 1u, 6u, c->size, "triangles", &n, &bytes)) != RELIC_OK) return st;
-        m->triangles_count = (size_t)n;
-        if (c->view) { c->view->triangles = c->base + cur; c->view->triangles_count = (size_t)n; }
-        if (dec && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_watr_water_triangle), _Alignof(relic_watr_water_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_water_triangle(c, cur + k * 6u, &m->triangles[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
-        cur += bytes;
-    }
-    { /* triangle_flags */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->triangle_count), 1u, 4u, c->size, "triangle_flags", &n, &bytes)) != RELIC_OK) return st;
-        m->triangle_flags_count = (size_t)n;
-        if (c->view) { c->view->triangle_flags = c->base + cur; c->view->triangle_flags_count = (size_t)n; }
-        if (dec && n && !(m->triangle_flags = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "triangle_flags"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->triangle_flags[k] = relic_load_u32le(c->base + cur + k * 4);
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->vertex_count), 1u, 28u, c->size, "vertices", &at, &n)) != RELIC_OK) return st;
+    m->vertices_count = (size_t)n;
+    if (c->view) { c->view->vertices = c->base + at; c->view->vertices_count = (size_t)n; }
+    if (dec && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_watr_water_vertex), _Alignof(relic_watr_water_vertex), at, "vertices"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_water_vertex(c, at + k * 28u, &m->vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->triangle_count), 1u, 6u, c->size, "triangles", &at, &n)) != RELIC_OK) return st;
+    m->triangles_count = (size_t)n;
+    if (c->view) { c->view->triangles = c->base + at; c->view->triangles_count = (size_t)n; }
+    if (dec && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_watr_water_triangle), _Alignof(relic_watr_water_triangle), at, "triangles"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_water_triangle(c, at + k * 6u, &m->triangles[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->triangle_count), 1u, 4u, c->size, "triangle_flags", &at, &n)) != RELIC_OK) return st;
+    m->triangle_flags_count = (size_t)n;
+    if (c->view) { c->view->triangle_flags = c->base + at; c->view->triangle_flags_count = (size_t)n; }
+    if (dec && n && !(m->triangle_flags = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "triangle_flags"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->triangle_flags[k] = relic_load_u32le(c->base + at + k * 4);
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "dds_size", "dds_size", 4u);
     m->dds_size = relic_load_u32le(c->base + cur);
     cur = cur + 4;
-    { /* dds */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->dds_size), 1u, 1u, c->size, "dds", &n, &bytes)) != RELIC_OK) return st;
-        m->dds_count = (size_t)n;
-        if (c->view) { c->view->dds = c->base + cur; c->view->dds_count = (size_t)n; }
-        if (dec && !(m->dds = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "dds"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->dds_size), 1u, 1u, c->size, "dds", &at, &n)) != RELIC_OK) return st;
+    m->dds_count = (size_t)n;
+    if (c->view) { c->view->dds = c->base + at; c->view->dds_count = (size_t)n; }
+    if (dec && !(m->dds = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "dds"))) return RELIC_E_NOMEM;
     if (!relic_gen_room(c->size, cur, 8u)) return relic_gen_short(c->err, cur, c->size, "megatile_x", "megatile_x..megatile_y", 8u);
     m->megatile_x = relic_load_u32le(c->base + cur);
     m->megatile_y = relic_load_u32le(c->base + cur + 4);

@@ -160,7 +160,6 @@ relic_status relic_watr_json_read(const char *text, size_t len, relic_arena *a, 
  *  watr file to get a mutated file, e.g. relic_mutate(&relic_watr_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
 extern const struct relic_mut_format relic_watr_mutator;
 
-
 #ifdef __cplusplus
 }
 #endif

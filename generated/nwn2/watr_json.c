@@ -28,19 +28,6 @@ static const relic_jt_field water_triangle_fields[] = {
 };
 static const relic_jt_struct water_triangle_json = { water_triangle_fields, 3, sizeof(relic_watr_water_triangle), _Alignof(relic_watr_water_triangle), 1, NULL, NULL, 6, 0, NULL, 1 };
 
-static int64_t watr_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_watr_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 13: return ((int64_t)m->vertex_count);
-    case 14: return ((int64_t)m->triangle_count);
-    case 15: return ((int64_t)m->triangle_count);
-    case 17: return ((int64_t)m->dds_size);
-    default: return 0;
-    }
-}
-
 static const relic_jt_field watr_fields[] = {
     { "name", offsetof(relic_watr_file, name), RELIC_JT_CHAR, 1, 0, 0, 32, 32, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_watr_view, name), offsetof(relic_watr_view, name_count), 4 },
     { "unknown", offsetof(relic_watr_file, unknown), RELIC_JT_BYTES, 1, 0, 0, 96, 96, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_watr_view, unknown), offsetof(relic_watr_view, unknown_count), 7 },
@@ -63,16 +50,8 @@ static const relic_jt_field watr_fields[] = {
     { "megatile_x", offsetof(relic_watr_file, megatile_x), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
     { "megatile_y", offsetof(relic_watr_file, megatile_y), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
 };
-static const relic_jt_struct watr_json = { watr_fields, 20, sizeof(relic_watr_file), _Alignof(relic_watr_file), 0, "watr", NULL, 0, offsetof(relic_watr_view, values), watr_json_count, 0 };
+static const relic_jt_struct watr_json = { watr_fields, 20, sizeof(relic_watr_file), _Alignof(relic_watr_file), 0, "watr", NULL, 0, offsetof(relic_watr_view, values), NULL, 0 };
 
-relic_status relic_watr_json_print(const relic_watr_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&watr_json, m, out, err);
-}
-
+relic_status relic_watr_json_print(const relic_watr_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&watr_json, m, out, err); }
 relic_status relic_watr_json_print_view(const relic_watr_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&watr_json, v, out, err); }
-
-relic_status relic_watr_json_read(const char *text, size_t len, relic_arena *a, relic_watr_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&watr_json, text, len, a, out, err);
-}
+relic_status relic_watr_json_read(const char *text, size_t len, relic_arena *a, relic_watr_file *out, relic_error *err) { return relic_jt_read_doc(&watr_json, text, len, a, out, err); }

@@ -67,63 +67,44 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_cau(relic_cau_rctx *c, uin
 {
     relic_status st;
     uint64_t cur = pos;
+    uint64_t at, n, bytes;
     if (!relic_gen_room(c->size, pos, 36u)) return relic_gen_short(c->err, pos, c->size, "header", "sample_header", 36u);
     if (c->view) { c->view->header = c->base + pos; }
     if ((st = rd_sample_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     cur = pos + 36;
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     if (!(((int64_t)(((int64_t)m->header.caption_offset) >= INT64_C(36))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "cau", "check failed: header.caption_offset >= 36 (the caption block starts after the header)");
-    { /* caption_gap */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36)), 1u, 1u, c->size, "caption_gap", &n, &bytes)) != RELIC_OK) return st;
-        m->caption_gap_count = (size_t)n;
-        if (c->view) { c->view->caption_gap = c->base + cur; c->view->caption_gap_count = (size_t)n; }
-        if (dec && !(m->caption_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_gap"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36)), 1u, 1u, c->size, "caption_gap", &at, &n)) != RELIC_OK) return st;
+    m->caption_gap_count = (size_t)n;
+    if (c->view) { c->view->caption_gap = c->base + at; c->view->caption_gap_count = (size_t)n; }
+    if (dec && !(m->caption_gap = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "caption_gap"))) return RELIC_E_NOMEM;
     if (!relic_gen_room(c->size, cur, 8u)) return relic_gen_short(c->err, cur, c->size, "caption_length", "caption_length..caption_count", 8u);
     m->caption_length = relic_load_u32le(c->base + cur);
     { const int64_t it = (int64_t)(m->caption_length); if (!(((int64_t)((it) >= INT64_C(4))))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, cur, "caption_length", -1, it, "fails check it >= 4"); }
     m->caption_count = relic_load_u32le(c->base + cur + 4);
     cur = cur + 8;
-    { /* caption_text */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->caption_length), INT64_C(4)), 1u, 1u, c->size, "caption_text", &n, &bytes)) != RELIC_OK) return st;
-        m->caption_text_count = (size_t)n;
-        if (c->view) { c->view->caption_text = c->base + cur; c->view->caption_text_count = (size_t)n; }
-        if (dec && !(m->caption_text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_text"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, relic_gen_sub(((int64_t)m->caption_length), INT64_C(4)), 1u, 1u, c->size, "caption_text", &at, &n)) != RELIC_OK) return st;
+    m->caption_text_count = (size_t)n;
+    if (c->view) { c->view->caption_text = c->base + at; c->view->caption_text_count = (size_t)n; }
+    if (dec && !(m->caption_text = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "caption_text"))) return RELIC_E_NOMEM;
     if (!(((int64_t)(((int64_t)m->header.data_offset) >= relic_gen_add(relic_gen_add(((int64_t)m->header.caption_offset), INT64_C(4)), ((int64_t)m->caption_length)))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "cau", "check failed: header.data_offset >= header.caption_offset + 4 + caption_length (the audio data start after the caption block)");
-    { /* caption_data_gap */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length)), 1u, 1u, c->size, "caption_data_gap", &n, &bytes)) != RELIC_OK) return st;
-        m->caption_data_gap_count = (size_t)n;
-        if (c->view) { c->view->caption_data_gap = c->base + cur; c->view->caption_data_gap_count = (size_t)n; }
-        if (dec && !(m->caption_data_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_data_gap"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length)), 1u, 1u, c->size, "caption_data_gap", &at, &n)) != RELIC_OK) return st;
+    m->caption_data_gap_count = (size_t)n;
+    if (c->view) { c->view->caption_data_gap = c->base + at; c->view->caption_data_gap_count = (size_t)n; }
+    if (dec && !(m->caption_data_gap = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "caption_data_gap"))) return RELIC_E_NOMEM;
     } else {
-    { /* data_gap */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36)), 1u, 1u, c->size, "data_gap", &n, &bytes)) != RELIC_OK) return st;
-        m->data_gap_count = (size_t)n;
-        if (c->view) { c->view->data_gap = c->base + cur; c->view->data_gap_count = (size_t)n; }
-        if (dec && !(m->data_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data_gap"))) return RELIC_E_NOMEM;
-        cur += bytes;
+    if ((st = relic_gen_take(c->err, &cur, relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36)), 1u, 1u, c->size, "data_gap", &at, &n)) != RELIC_OK) return st;
+    m->data_gap_count = (size_t)n;
+    if (c->view) { c->view->data_gap = c->base + at; c->view->data_gap_count = (size_t)n; }
+    if (dec && !(m->data_gap = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "data_gap"))) return RELIC_E_NOMEM;
     }
-    }
-    { /* data */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.data_size), 1u, 1u, c->size, "data", &n, &bytes)) != RELIC_OK) return st;
-        m->data_count = (size_t)n;
-        if (c->view) { c->view->data = c->base + cur; c->view->data_count = (size_t)n; }
-        if (dec && !(m->data = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->header.data_size), 1u, 1u, c->size, "data", &at, &n)) != RELIC_OK) return st;
+    m->data_count = (size_t)n;
+    if (c->view) { c->view->data = c->base + at; c->view->data_count = (size_t)n; }
+    if (dec && !(m->data = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "data"))) return RELIC_E_NOMEM;
     { /* trailing */
-        const uint64_t n = (cur < c->size ? c->size - cur : 0) / 1u;
-        const uint64_t bytes = n * 1u;
+        n = (cur < c->size ? c->size - cur : 0) / 1u;
+        bytes = n * 1u;
         m->trailing_count = (size_t)n;
         if (c->view) { c->view->trailing = c->base + cur; c->view->trailing_count = (size_t)n; }
         if (dec && !(m->trailing = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "trailing"))) return RELIC_E_NOMEM;

@@ -155,7 +155,6 @@ extern const struct relic_mut_format relic_cau_mutator;
  *  relic_schema_ops.h): relic_cau_ops and the JSON printer and reader, type-erased. */
 extern const struct relic_schema_ops relic_cau_schema_ops;
 
-
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "relic_json_table.h"
+#include "relic_schema_ops.h" /* the descriptor at the end */
 #include "cau.h"
 
 static const relic_jt_field sample_header_fields[] = {
@@ -37,20 +38,6 @@ static int cau_json_has(const void *mv, const void *rv, size_t field)
     }
 }
 
-static int64_t cau_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_cau_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 1: return relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36));
-    case 4: return relic_gen_sub(((int64_t)m->caption_length), INT64_C(4));
-    case 5: return relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length));
-    case 6: return relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36));
-    case 7: return ((int64_t)m->header.data_size);
-    default: return 0;
-    }
-}
-
 static const relic_jt_field cau_fields[] = {
     { "header", offsetof(relic_cau_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &sample_header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_cau_view, header), RELIC_JT_NOPOS, 6 },
     { "caption_gap", offsetof(relic_cau_file, caption_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, caption_gap_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_cau_view, caption_gap), offsetof(relic_cau_view, caption_gap_count), 11 },
@@ -62,27 +49,16 @@ static const relic_jt_field cau_fields[] = {
     { "data", offsetof(relic_cau_file, data), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, data_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_cau_view, data), offsetof(relic_cau_view, data_count), 4 },
     { "trailing", offsetof(relic_cau_file, trailing), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, trailing_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_cau_view, trailing), offsetof(relic_cau_view, trailing_count), 8 },
 };
-static const relic_jt_struct cau_json = { cau_fields, 9, sizeof(relic_cau_file), _Alignof(relic_cau_file), 0, "cau", cau_json_has, 0, offsetof(relic_cau_view, values), cau_json_count, 0 };
+static const relic_jt_struct cau_json = { cau_fields, 9, sizeof(relic_cau_file), _Alignof(relic_cau_file), 0, "cau", cau_json_has, 0, offsetof(relic_cau_view, values), NULL, 0 };
 
-relic_status relic_cau_json_print(const relic_cau_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&cau_json, m, out, err);
-}
-
+relic_status relic_cau_json_print(const relic_cau_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&cau_json, m, out, err); }
 relic_status relic_cau_json_print_view(const relic_cau_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&cau_json, v, out, err); }
-
-relic_status relic_cau_json_read(const char *text, size_t len, relic_arena *a, relic_cau_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&cau_json, text, len, a, out, err);
-}
+relic_status relic_cau_json_read(const char *text, size_t len, relic_arena *a, relic_cau_file *out, relic_error *err) { return relic_jt_read_doc(&cau_json, text, len, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 
-#include "relic_schema_ops.h"
-
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_cau_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_cau_json_read(text, size, a, model, err); }
-
 static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_cau_json_print_view(view, out, err); }
 
 const relic_schema_ops relic_cau_schema_ops = { &relic_cau_ops, json_print_any, json_read_any, json_print_view_any };

@@ -46,6 +46,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_geometry(relic_grf_geometr
 {
     relic_status st;
     uint64_t cur = pos;
+    uint64_t at, n;
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "pivot", "vec3f", 12u);
     if (c->view) { c->view->pivot = c->base + pos; }
     if ((st = rd_vec3f(c, pos, &m->pivot, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "pivot", -1);
@@ -57,59 +58,39 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_geometry(relic_grf_geometr
     if (c->view) { c->view->colour = c->base + pos + 28; c->view->colour_count = 1; }
     for (uint64_t k = 0; k < 3u; k++) ((uint32_t *)m->colour)[k] = relic_load_u32le(c->base + pos + 28 + k * 4);
     cur = pos + 40;
-    { /* vertices */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 12u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
-        m->vertices_count = (size_t)n;
-        if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
-        if (dec && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_vec3f), _Alignof(relic_grf_geometry_vec3f), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vec3f(c, cur + k * 12u, &m->vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
-        cur += bytes;
-    }
-    { /* faces */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->face_count), 1u, 12u, c->size, "faces", &n, &bytes)) != RELIC_OK) return st;
-        m->faces_count = (size_t)n;
-        if (c->view) { c->view->faces = c->base + cur; c->view->faces_count = (size_t)n; }
-        if (dec && n && !(m->faces = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_face), _Alignof(relic_grf_geometry_face), cur, "faces"))) return RELIC_E_NOMEM;
-        if (!dec) for (uint64_t k = 0; k < n; k++) {
-            relic_grf_geometry_face e;
-            if ((st = rd_face(c, cur + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
-        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_face(c, cur + k * 12u, &m->faces[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
-        cur += bytes;
-    }
-    { /* face_normals */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->face_count), 1u, 12u, c->size, "face_normals", &n, &bytes)) != RELIC_OK) return st;
-        m->face_normals_count = (size_t)n;
-        if (c->view) { c->view->face_normals = c->base + cur; c->view->face_normals_count = (size_t)n; }
-        if (dec && n && !(m->face_normals = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_vec3f), _Alignof(relic_grf_geometry_vec3f), cur, "face_normals"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vec3f(c, cur + k * 12u, &m->face_normals[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "face_normals", (int64_t)k);
-        cur += bytes;
-    }
-    { /* vertex_normals */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_normal_count), 1u, 12u, c->size, "vertex_normals", &n, &bytes)) != RELIC_OK) return st;
-        m->vertex_normals_count = (size_t)n;
-        if (c->view) { c->view->vertex_normals = c->base + cur; c->view->vertex_normals_count = (size_t)n; }
-        if (dec && n && !(m->vertex_normals = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_vec3f), _Alignof(relic_grf_geometry_vec3f), cur, "vertex_normals"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vec3f(c, cur + k * 12u, &m->vertex_normals[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertex_normals", (int64_t)k);
-        cur += bytes;
-    }
-    { /* wrap_vertices */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->wrap_vertex_count), 1u, 12u, c->size, "wrap_vertices", &n, &bytes)) != RELIC_OK) return st;
-        m->wrap_vertices_count = (size_t)n;
-        if (c->view) { c->view->wrap_vertices = c->base + cur; c->view->wrap_vertices_count = (size_t)n; }
-        if (dec && n && !(m->wrap_vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_vec3f), _Alignof(relic_grf_geometry_vec3f), cur, "wrap_vertices"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vec3f(c, cur + k * 12u, &m->wrap_vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "wrap_vertices", (int64_t)k);
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->vertex_count), 1u, 12u, c->size, "vertices", &at, &n)) != RELIC_OK) return st;
+    m->vertices_count = (size_t)n;
+    if (c->view) { c->view->vertices = c->base + at; c->view->vertices_count = (size_t)n; }
+    if (dec && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_grf_geometry_vec3f), _Alignof(relic_grf_geometry_vec3f), at, "vertices"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_vec3f(c, at + k * 12u, &m->vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->face_count), 1u, 12u, c->size, "faces", &at, &n)) != RELIC_OK) return st;
+    m->faces_count = (size_t)n;
+    if (c->view) { c->view->faces = c->base + at; c->view->faces_count = (size_t)n; }
+    if (dec && n && !(m->faces = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_grf_geometry_face), _Alignof(relic_grf_geometry_face), at, "faces"))) return RELIC_E_NOMEM;
+    if (!dec) for (uint64_t k = 0; k < n; k++) {
+        relic_grf_geometry_face e;
+        if ((st = rd_face(c, at + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
+    } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_face(c, at + k * 12u, &m->faces[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->face_count), 1u, 12u, c->size, "face_normals", &at, &n)) != RELIC_OK) return st;
+    m->face_normals_count = (size_t)n;
+    if (c->view) { c->view->face_normals = c->base + at; c->view->face_normals_count = (size_t)n; }
+    if (dec && n && !(m->face_normals = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_grf_geometry_vec3f), _Alignof(relic_grf_geometry_vec3f), at, "face_normals"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_vec3f(c, at + k * 12u, &m->face_normals[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "face_normals", (int64_t)k);
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->vertex_normal_count), 1u, 12u, c->size, "vertex_normals", &at, &n)) != RELIC_OK) return st;
+    m->vertex_normals_count = (size_t)n;
+    if (c->view) { c->view->vertex_normals = c->base + at; c->view->vertex_normals_count = (size_t)n; }
+    if (dec && n && !(m->vertex_normals = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_grf_geometry_vec3f), _Alignof(relic_grf_geometry_vec3f), at, "vertex_normals"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_vec3f(c, at + k * 12u, &m->vertex_normals[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertex_normals", (int64_t)k);
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->wrap_vertex_count), 1u, 12u, c->size, "wrap_vertices", &at, &n)) != RELIC_OK) return st;
+    m->wrap_vertices_count = (size_t)n;
+    if (c->view) { c->view->wrap_vertices = c->base + at; c->view->wrap_vertices_count = (size_t)n; }
+    if (dec && n && !(m->wrap_vertices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_grf_geometry_vec3f), _Alignof(relic_grf_geometry_vec3f), at, "wrap_vertices"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_vec3f(c, at + k * 12u, &m->wrap_vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "wrap_vertices", (int64_t)k);
     *size_out = cur - pos;
     return RELIC_OK;
 }

@@ -122,7 +122,6 @@ relic_status relic_grf_geometry_v13_json_read(const char *text, size_t len, reli
  *  grf_geometry_v13 file to get a mutated file, e.g. relic_mutate(&relic_grf_geometry_v13_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
 extern const struct relic_mut_format relic_grf_geometry_v13_mutator;
 
-
 #ifdef __cplusplus
 }
 #endif

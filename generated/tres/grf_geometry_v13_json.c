@@ -18,20 +18,6 @@ static const relic_jt_field face_fields[] = {
 };
 static const relic_jt_struct face_json = { face_fields, 1, sizeof(relic_grf_geometry_v13_face), _Alignof(relic_grf_geometry_v13_face), 1, NULL, NULL, 12, 0, NULL, 1 };
 
-static int64_t geometry_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_grf_geometry_v13_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 5: return ((int64_t)m->vertex_count);
-    case 6: return ((int64_t)m->face_count);
-    case 7: return ((int64_t)m->face_count);
-    case 8: return ((int64_t)m->vertex_normal_count);
-    case 9: return ((int64_t)m->wrap_vertex_count);
-    default: return 0;
-    }
-}
-
 static const relic_jt_field geometry_fields[] = {
     { "vertex_count", offsetof(relic_grf_geometry_v13_file, vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 12 },
     { "face_count", offsetof(relic_grf_geometry_v13_file, face_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 10 },
@@ -44,16 +30,8 @@ static const relic_jt_field geometry_fields[] = {
     { "vertex_normals", offsetof(relic_grf_geometry_v13_file, vertex_normals), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_v13_file, vertex_normals_count), &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_geometry_v13_view, vertex_normals), offsetof(relic_grf_geometry_v13_view, vertex_normals_count), 14 },
     { "wrap_vertices", offsetof(relic_grf_geometry_v13_file, wrap_vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_geometry_v13_file, wrap_vertices_count), &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_geometry_v13_view, wrap_vertices), offsetof(relic_grf_geometry_v13_view, wrap_vertices_count), 13 },
 };
-static const relic_jt_struct geometry_json = { geometry_fields, 10, sizeof(relic_grf_geometry_v13_file), _Alignof(relic_grf_geometry_v13_file), 0, "grf_geometry_v13", NULL, 0, offsetof(relic_grf_geometry_v13_view, values), geometry_json_count, 0 };
+static const relic_jt_struct geometry_json = { geometry_fields, 10, sizeof(relic_grf_geometry_v13_file), _Alignof(relic_grf_geometry_v13_file), 0, "grf_geometry_v13", NULL, 0, offsetof(relic_grf_geometry_v13_view, values), NULL, 0 };
 
-relic_status relic_grf_geometry_v13_json_print(const relic_grf_geometry_v13_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&geometry_json, m, out, err);
-}
-
+relic_status relic_grf_geometry_v13_json_print(const relic_grf_geometry_v13_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&geometry_json, m, out, err); }
 relic_status relic_grf_geometry_v13_json_print_view(const relic_grf_geometry_v13_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&geometry_json, v, out, err); }
-
-relic_status relic_grf_geometry_v13_json_read(const char *text, size_t len, relic_arena *a, relic_grf_geometry_v13_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&geometry_json, text, len, a, out, err);
-}
+relic_status relic_grf_geometry_v13_json_read(const char *text, size_t len, relic_arena *a, relic_grf_geometry_v13_file *out, relic_error *err) { return relic_jt_read_doc(&geometry_json, text, len, a, out, err); }

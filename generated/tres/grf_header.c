@@ -9,7 +9,6 @@
 
 const char *const relic_grf_header_extensions[] = { NULL };
 
-
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
 typedef struct relic_grf_header_rctx {

@@ -34,7 +34,6 @@ typedef struct relic_grf_header_view {
     relic_grf_header_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
 } relic_grf_header_view;
 
-
 /** Validate size bytes at data as a whole grf_header file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and
  *  nested length against the buffer (overflow-safe), constants, enums, ranges and
@@ -73,7 +72,6 @@ relic_status relic_grf_header_json_read(const char *text, size_t len, relic_aren
 /** The grf_header model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
  *  grf_header file to get a mutated file, e.g. relic_mutate(&relic_grf_header_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
 extern const struct relic_mut_format relic_grf_header_mutator;
-
 
 #ifdef __cplusplus
 }

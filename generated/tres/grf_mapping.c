@@ -45,43 +45,32 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mapping(relic_grf_mapping_
 {
     relic_status st;
     uint64_t cur = pos;
+    uint64_t at, n;
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "material", "material..texture_face_count", 12u);
     m->material = relic_load_u32le(c->base + pos);
     m->texture_vertex_count = relic_load_u32le(c->base + pos + 4);
     m->texture_face_count = relic_load_u32le(c->base + pos + 8);
     cur = pos + 12;
-    { /* texture_vertices */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->texture_vertex_count), 1u, 8u, c->size, "texture_vertices", &n, &bytes)) != RELIC_OK) return st;
-        m->texture_vertices_count = (size_t)n;
-        if (c->view) { c->view->texture_vertices = c->base + cur; c->view->texture_vertices_count = (size_t)n; }
-        if (dec && n && !(m->texture_vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mapping_uv), _Alignof(relic_grf_mapping_uv), cur, "texture_vertices"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_uv(c, cur + k * 8u, &m->texture_vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_vertices", (int64_t)k);
-        cur += bytes;
-    }
-    { /* texture_faces */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->texture_face_count), 1u, 12u, c->size, "texture_faces", &n, &bytes)) != RELIC_OK) return st;
-        m->texture_faces_count = (size_t)n;
-        if (c->view) { c->view->texture_faces = c->base + cur; c->view->texture_faces_count = (size_t)n; }
-        if (dec && n && !(m->texture_faces = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mapping_texture_face), _Alignof(relic_grf_mapping_texture_face), cur, "texture_faces"))) return RELIC_E_NOMEM;
-        if (!dec) for (uint64_t k = 0; k < n; k++) {
-            relic_grf_mapping_texture_face e;
-            if ((st = rd_texture_face(c, cur + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_faces", (int64_t)k);
-        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_texture_face(c, cur + k * 12u, &m->texture_faces[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_faces", (int64_t)k);
-        cur += bytes;
-    }
-    { /* face_materials */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->texture_face_count), 1u, 4u, c->size, "face_materials", &n, &bytes)) != RELIC_OK) return st;
-        m->face_materials_count = (size_t)n;
-        if (c->view) { c->view->face_materials = c->base + cur; c->view->face_materials_count = (size_t)n; }
-        if (dec && n && !(m->face_materials = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "face_materials"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->face_materials[k] = relic_load_u32le(c->base + cur + k * 4);
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->texture_vertex_count), 1u, 8u, c->size, "texture_vertices", &at, &n)) != RELIC_OK) return st;
+    m->texture_vertices_count = (size_t)n;
+    if (c->view) { c->view->texture_vertices = c->base + at; c->view->texture_vertices_count = (size_t)n; }
+    if (dec && n && !(m->texture_vertices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_grf_mapping_uv), _Alignof(relic_grf_mapping_uv), at, "texture_vertices"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_uv(c, at + k * 8u, &m->texture_vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_vertices", (int64_t)k);
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->texture_face_count), 1u, 12u, c->size, "texture_faces", &at, &n)) != RELIC_OK) return st;
+    m->texture_faces_count = (size_t)n;
+    if (c->view) { c->view->texture_faces = c->base + at; c->view->texture_faces_count = (size_t)n; }
+    if (dec && n && !(m->texture_faces = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_grf_mapping_texture_face), _Alignof(relic_grf_mapping_texture_face), at, "texture_faces"))) return RELIC_E_NOMEM;
+    if (!dec) for (uint64_t k = 0; k < n; k++) {
+        relic_grf_mapping_texture_face e;
+        if ((st = rd_texture_face(c, at + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_faces", (int64_t)k);
+    } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_texture_face(c, at + k * 12u, &m->texture_faces[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_faces", (int64_t)k);
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->texture_face_count), 1u, 4u, c->size, "face_materials", &at, &n)) != RELIC_OK) return st;
+    m->face_materials_count = (size_t)n;
+    if (c->view) { c->view->face_materials = c->base + at; c->view->face_materials_count = (size_t)n; }
+    if (dec && n && !(m->face_materials = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "face_materials"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->face_materials[k] = relic_load_u32le(c->base + at + k * 4);
     *size_out = cur - pos;
     return RELIC_OK;
 }

@@ -17,18 +17,6 @@ static const relic_jt_field texture_face_fields[] = {
 };
 static const relic_jt_struct texture_face_json = { texture_face_fields, 1, sizeof(relic_grf_mapping_texture_face), _Alignof(relic_grf_mapping_texture_face), 1, NULL, NULL, 12, 0, NULL, 1 };
 
-static int64_t mapping_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_grf_mapping_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 3: return ((int64_t)m->texture_vertex_count);
-    case 4: return ((int64_t)m->texture_face_count);
-    case 5: return ((int64_t)m->texture_face_count);
-    default: return 0;
-    }
-}
-
 static const relic_jt_field mapping_fields[] = {
     { "material", offsetof(relic_grf_mapping_file, material), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
     { "texture_vertex_count", offsetof(relic_grf_mapping_file, texture_vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 20 },
@@ -37,16 +25,8 @@ static const relic_jt_field mapping_fields[] = {
     { "texture_faces", offsetof(relic_grf_mapping_file, texture_faces), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mapping_file, texture_faces_count), &texture_face_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_mapping_view, texture_faces), offsetof(relic_grf_mapping_view, texture_faces_count), 13 },
     { "face_materials", offsetof(relic_grf_mapping_file, face_materials), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mapping_file, face_materials_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_mapping_view, face_materials), offsetof(relic_grf_mapping_view, face_materials_count), 14 },
 };
-static const relic_jt_struct mapping_json = { mapping_fields, 6, sizeof(relic_grf_mapping_file), _Alignof(relic_grf_mapping_file), 0, "grf_mapping", NULL, 0, offsetof(relic_grf_mapping_view, values), mapping_json_count, 0 };
+static const relic_jt_struct mapping_json = { mapping_fields, 6, sizeof(relic_grf_mapping_file), _Alignof(relic_grf_mapping_file), 0, "grf_mapping", NULL, 0, offsetof(relic_grf_mapping_view, values), NULL, 0 };
 
-relic_status relic_grf_mapping_json_print(const relic_grf_mapping_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&mapping_json, m, out, err);
-}
-
+relic_status relic_grf_mapping_json_print(const relic_grf_mapping_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&mapping_json, m, out, err); }
 relic_status relic_grf_mapping_json_print_view(const relic_grf_mapping_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&mapping_json, v, out, err); }
-
-relic_status relic_grf_mapping_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mapping_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&mapping_json, text, len, a, out, err);
-}
+relic_status relic_grf_mapping_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mapping_file *out, relic_error *err) { return relic_jt_read_doc(&mapping_json, text, len, a, out, err); }

@@ -13,19 +13,6 @@ static const relic_jt_field rgb_fields[] = {
 };
 static const relic_jt_struct rgb_json = { rgb_fields, 3, sizeof(relic_grf_material_rgb), _Alignof(relic_grf_material_rgb), 1, NULL, NULL, 12, 0, NULL, 1 };
 
-static int64_t material_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_grf_material_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 1: return ((int64_t)m->material_count);
-    case 2: return ((int64_t)m->material_count);
-    case 3: return ((int64_t)m->material_count);
-    case 4: return ((int64_t)m->material_count);
-    default: return 0;
-    }
-}
-
 static const relic_jt_field material_fields[] = {
     { "material_count", offsetof(relic_grf_material_file, material_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
     { "texture", offsetof(relic_grf_material_file, texture), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_material_file, texture_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_material_view, texture), offsetof(relic_grf_material_view, texture_count), 7 },
@@ -38,16 +25,8 @@ static const relic_jt_field material_fields[] = {
     { "opacity_value", offsetof(relic_grf_material_file, opacity_value), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
     { "bumpiness", offsetof(relic_grf_material_file, bumpiness), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
 };
-static const relic_jt_struct material_json = { material_fields, 10, sizeof(relic_grf_material_file), _Alignof(relic_grf_material_file), 0, "grf_material", NULL, 0, offsetof(relic_grf_material_view, values), material_json_count, 0 };
+static const relic_jt_struct material_json = { material_fields, 10, sizeof(relic_grf_material_file), _Alignof(relic_grf_material_file), 0, "grf_material", NULL, 0, offsetof(relic_grf_material_view, values), NULL, 0 };
 
-relic_status relic_grf_material_json_print(const relic_grf_material_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&material_json, m, out, err);
-}
-
+relic_status relic_grf_material_json_print(const relic_grf_material_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&material_json, m, out, err); }
 relic_status relic_grf_material_json_print_view(const relic_grf_material_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&material_json, v, out, err); }
-
-relic_status relic_grf_material_json_read(const char *text, size_t len, relic_arena *a, relic_grf_material_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&material_json, text, len, a, out, err);
-}
+relic_status relic_grf_material_json_read(const char *text, size_t len, relic_arena *a, relic_grf_material_file *out, relic_error *err) { return relic_jt_read_doc(&material_json, text, len, a, out, err); }

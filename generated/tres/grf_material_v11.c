@@ -9,7 +9,6 @@
 
 const char *const relic_grf_material_v11_extensions[] = { NULL };
 
-
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
 typedef struct relic_grf_material_v11_rctx {
@@ -25,37 +24,26 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_material(relic_grf_materia
 {
     relic_status st;
     uint64_t cur = pos;
+    uint64_t at, n;
     if (!relic_gen_room(c->size, pos, 4u)) return relic_gen_short(c->err, pos, c->size, "material_count", "material_count", 4u);
     m->material_count = relic_load_u32le(c->base + pos);
     if (!(((int64_t)(((int64_t)m->material_count) >= INT64_C(1))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "material", "check failed: material_count >= 1 (a material section has at least one material)");
     cur = pos + 4;
-    { /* texture */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 4u, c->size, "texture", &n, &bytes)) != RELIC_OK) return st;
-        m->texture_count = (size_t)n;
-        if (c->view) { c->view->texture = c->base + cur; c->view->texture_count = (size_t)n; }
-        if (dec && n && !(m->texture = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "texture"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->texture[k] = relic_load_u32le(c->base + cur + k * 4);
-        cur += bytes;
-    }
-    { /* opacity */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 4u, c->size, "opacity", &n, &bytes)) != RELIC_OK) return st;
-        m->opacity_count = (size_t)n;
-        if (c->view) { c->view->opacity = c->base + cur; c->view->opacity_count = (size_t)n; }
-        if (dec && n && !(m->opacity = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "opacity"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->opacity[k] = relic_load_u32le(c->base + cur + k * 4);
-        cur += bytes;
-    }
-    { /* bump */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 4u, c->size, "bump", &n, &bytes)) != RELIC_OK) return st;
-        m->bump_count = (size_t)n;
-        if (c->view) { c->view->bump = c->base + cur; c->view->bump_count = (size_t)n; }
-        if (dec && n && !(m->bump = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "bump"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->bump[k] = relic_load_u32le(c->base + cur + k * 4);
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->material_count), 1u, 4u, c->size, "texture", &at, &n)) != RELIC_OK) return st;
+    m->texture_count = (size_t)n;
+    if (c->view) { c->view->texture = c->base + at; c->view->texture_count = (size_t)n; }
+    if (dec && n && !(m->texture = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "texture"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->texture[k] = relic_load_u32le(c->base + at + k * 4);
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->material_count), 1u, 4u, c->size, "opacity", &at, &n)) != RELIC_OK) return st;
+    m->opacity_count = (size_t)n;
+    if (c->view) { c->view->opacity = c->base + at; c->view->opacity_count = (size_t)n; }
+    if (dec && n && !(m->opacity = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "opacity"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->opacity[k] = relic_load_u32le(c->base + at + k * 4);
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->material_count), 1u, 4u, c->size, "bump", &at, &n)) != RELIC_OK) return st;
+    m->bump_count = (size_t)n;
+    if (c->view) { c->view->bump = c->base + at; c->view->bump_count = (size_t)n; }
+    if (dec && n && !(m->bump = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "bump"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->bump[k] = relic_load_u32le(c->base + at + k * 4);
     if (!relic_gen_room(c->size, cur, 20u)) return relic_gen_short(c->err, cur, c->size, "ambient", "ambient..bumpiness", 20u);
     m->ambient = relic_load_f32le(c->base + cur);
     m->diffuse = relic_load_f32le(c->base + cur + 4);

@@ -86,7 +86,6 @@ relic_status relic_grf_material_v11_json_read(const char *text, size_t len, reli
  *  grf_material_v11 file to get a mutated file, e.g. relic_mutate(&relic_grf_material_v11_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
 extern const struct relic_mut_format relic_grf_material_v11_mutator;
 
-
 #ifdef __cplusplus
 }
 #endif

@@ -6,18 +6,6 @@
 #include "relic_json_table.h"
 #include "grf_material_v11.h"
 
-static int64_t material_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_grf_material_v11_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 1: return ((int64_t)m->material_count);
-    case 2: return ((int64_t)m->material_count);
-    case 3: return ((int64_t)m->material_count);
-    default: return 0;
-    }
-}
-
 static const relic_jt_field material_fields[] = {
     { "material_count", offsetof(relic_grf_material_v11_file, material_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
     { "texture", offsetof(relic_grf_material_v11_file, texture), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_material_v11_file, texture_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_material_v11_view, texture), offsetof(relic_grf_material_v11_view, texture_count), 7 },
@@ -29,16 +17,8 @@ static const relic_jt_field material_fields[] = {
     { "opacity_value", offsetof(relic_grf_material_v11_file, opacity_value), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 13 },
     { "bumpiness", offsetof(relic_grf_material_v11_file, bumpiness), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 9 },
 };
-static const relic_jt_struct material_json = { material_fields, 9, sizeof(relic_grf_material_v11_file), _Alignof(relic_grf_material_v11_file), 0, "grf_material_v11", NULL, 0, offsetof(relic_grf_material_v11_view, values), material_json_count, 0 };
+static const relic_jt_struct material_json = { material_fields, 9, sizeof(relic_grf_material_v11_file), _Alignof(relic_grf_material_v11_file), 0, "grf_material_v11", NULL, 0, offsetof(relic_grf_material_v11_view, values), NULL, 0 };
 
-relic_status relic_grf_material_v11_json_print(const relic_grf_material_v11_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&material_json, m, out, err);
-}
-
+relic_status relic_grf_material_v11_json_print(const relic_grf_material_v11_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&material_json, m, out, err); }
 relic_status relic_grf_material_v11_json_print_view(const relic_grf_material_v11_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&material_json, v, out, err); }
-
-relic_status relic_grf_material_v11_json_read(const char *text, size_t len, relic_arena *a, relic_grf_material_v11_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&material_json, text, len, a, out, err);
-}
+relic_status relic_grf_material_v11_json_read(const char *text, size_t len, relic_arena *a, relic_grf_material_v11_file *out, relic_error *err) { return relic_jt_read_doc(&material_json, text, len, a, out, err); }

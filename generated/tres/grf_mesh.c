@@ -75,6 +75,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mesh(relic_grf_mesh_rctx *
 {
     relic_status st;
     uint64_t cur = pos;
+    uint64_t at, n;
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "material", "material..default_colour", 12u);
     m->material = relic_load_u32le(c->base + pos);
     m->needs_default_colour = relic_load_u32le(c->base + pos + 4);
@@ -89,65 +90,45 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mesh(relic_grf_mesh_rctx *
     m->wrap_point_count = relic_load_u32le(c->base + pos + 36);
     m->polygon_count = relic_load_u32le(c->base + pos + 40);
     cur = pos + 44;
-    { /* points */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->point_count), 1u, 12u, c->size, "points", &n, &bytes)) != RELIC_OK) return st;
-        m->points_count = (size_t)n;
-        if (c->view) { c->view->points = c->base + cur; c->view->points_count = (size_t)n; }
-        if (dec && n && !(m->points = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f), cur, "points"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vec3f(c, cur + k * 12u, &m->points[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "points", (int64_t)k);
-        cur += bytes;
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->point_count), 1u, 12u, c->size, "points", &at, &n)) != RELIC_OK) return st;
+    m->points_count = (size_t)n;
+    if (c->view) { c->view->points = c->base + at; c->view->points_count = (size_t)n; }
+    if (dec && n && !(m->points = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f), at, "points"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_vec3f(c, at + k * 12u, &m->points[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "points", (int64_t)k);
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->vertex_count), 1u, 32u, c->size, "vertices", &at, &n)) != RELIC_OK) return st;
+    m->vertices_count = (size_t)n;
+    if (c->view) { c->view->vertices = c->base + at; c->view->vertices_count = (size_t)n; }
+    if (dec && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_grf_mesh_vertex), _Alignof(relic_grf_mesh_vertex), at, "vertices"))) return RELIC_E_NOMEM;
+    if (!dec) for (uint64_t k = 0; k < n; k++) {
+        relic_grf_mesh_vertex e;
+        if ((st = rd_vertex(c, at + k * 32u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+    } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_vertex(c, at + k * 32u, &m->vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->vertex_pointer_count), 1u, 4u, c->size, "vertex_pointers", &at, &n)) != RELIC_OK) return st;
+    m->vertex_pointers_count = (size_t)n;
+    if (c->view) { c->view->vertex_pointers = c->base + at; c->view->vertex_pointers_count = (size_t)n; }
+    if (dec && n && !(m->vertex_pointers = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "vertex_pointers"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->vertex_pointers[k] = relic_load_u32le(c->base + at + k * 4);
+    if (!dec) for (uint64_t k = 0; k < n; k++) {
+        const uint32_t v = relic_load_u32le(c->base + at + k * 4);
+        { const int64_t it = (int64_t)(v); if (!(((int64_t)((it) < ((int64_t)m->vertex_count))))) return relic_gen_fail_check(c->err, RELIC_E_INDEX, at + k * 4u, "vertex_pointers", (int64_t)k, it, "fails check it < vertex_count"); }
     }
-    { /* vertices */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 32u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
-        m->vertices_count = (size_t)n;
-        if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
-        if (dec && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mesh_vertex), _Alignof(relic_grf_mesh_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (!dec) for (uint64_t k = 0; k < n; k++) {
-            relic_grf_mesh_vertex e;
-            if ((st = rd_vertex(c, cur + k * 32u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
-        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vertex(c, cur + k * 32u, &m->vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
-        cur += bytes;
-    }
-    { /* vertex_pointers */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_pointer_count), 1u, 4u, c->size, "vertex_pointers", &n, &bytes)) != RELIC_OK) return st;
-        m->vertex_pointers_count = (size_t)n;
-        if (c->view) { c->view->vertex_pointers = c->base + cur; c->view->vertex_pointers_count = (size_t)n; }
-        if (dec && n && !(m->vertex_pointers = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "vertex_pointers"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->vertex_pointers[k] = relic_load_u32le(c->base + cur + k * 4);
-        if (!dec) for (uint64_t k = 0; k < n; k++) {
-            const uint32_t v = relic_load_u32le(c->base + cur + k * 4);
-            { const int64_t it = (int64_t)(v); if (!(((int64_t)((it) < ((int64_t)m->vertex_count))))) return relic_gen_fail_check(c->err, RELIC_E_INDEX, cur + k * 4u, "vertex_pointers", (int64_t)k, it, "fails check it < vertex_count"); }
-        }
-        cur += bytes;
-    }
-    { /* polygons */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->polygon_count), 1u, 40u, c->size, "polygons", &n, &bytes)) != RELIC_OK) return st;
-        m->polygons_count = (size_t)n;
-        if (c->view) { c->view->polygons = c->base + cur; c->view->polygons_count = (size_t)n; }
-        if (dec && n && !(m->polygons = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_grf_mesh_polygon), _Alignof(relic_grf_mesh_polygon), cur, "polygons"))) return RELIC_E_NOMEM;
-        if (!dec) for (uint64_t k = 0; k < n; k++) {
-            relic_grf_mesh_polygon e;
-            if ((st = rd_polygon(c, cur + k * 40u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "polygons", (int64_t)k);
-        } else for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_polygon(c, cur + k * 40u, &m->polygons[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "polygons", (int64_t)k);
-        cur += bytes;
-    }
-    { /* wrap_points */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->wrap_point_count), 1u, 12u, c->size, "wrap_points", &n, &bytes)) != RELIC_OK) return st;
-        m->wrap_points_count = (size_t)n;
-        if (c->view) { c->view->wrap_points = c->base + cur; c->view->wrap_points_count = (size_t)n; }
-        if (dec && n && !(m->wrap_points = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f), cur, "wrap_points"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vec3f(c, cur + k * 12u, &m->wrap_points[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "wrap_points", (int64_t)k);
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->polygon_count), 1u, 40u, c->size, "polygons", &at, &n)) != RELIC_OK) return st;
+    m->polygons_count = (size_t)n;
+    if (c->view) { c->view->polygons = c->base + at; c->view->polygons_count = (size_t)n; }
+    if (dec && n && !(m->polygons = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_grf_mesh_polygon), _Alignof(relic_grf_mesh_polygon), at, "polygons"))) return RELIC_E_NOMEM;
+    if (!dec) for (uint64_t k = 0; k < n; k++) {
+        relic_grf_mesh_polygon e;
+        if ((st = rd_polygon(c, at + k * 40u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "polygons", (int64_t)k);
+    } else for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_polygon(c, at + k * 40u, &m->polygons[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "polygons", (int64_t)k);
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->wrap_point_count), 1u, 12u, c->size, "wrap_points", &at, &n)) != RELIC_OK) return st;
+    m->wrap_points_count = (size_t)n;
+    if (c->view) { c->view->wrap_points = c->base + at; c->view->wrap_points_count = (size_t)n; }
+    if (dec && n && !(m->wrap_points = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f), at, "wrap_points"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_vec3f(c, at + k * 12u, &m->wrap_points[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "wrap_points", (int64_t)k);
     *size_out = cur - pos;
     return RELIC_OK;
 }

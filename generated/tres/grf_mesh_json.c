@@ -34,20 +34,6 @@ static const relic_jt_field polygon_fields[] = {
 };
 static const relic_jt_struct polygon_json = { polygon_fields, 8, sizeof(relic_grf_mesh_polygon), _Alignof(relic_grf_mesh_polygon), 0, NULL, NULL, 40, 0, NULL, 1 };
 
-static int64_t mesh_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_grf_mesh_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 9: return ((int64_t)m->point_count);
-    case 10: return ((int64_t)m->vertex_count);
-    case 11: return ((int64_t)m->vertex_pointer_count);
-    case 12: return ((int64_t)m->polygon_count);
-    case 13: return ((int64_t)m->wrap_point_count);
-    default: return 0;
-    }
-}
-
 static const relic_jt_field mesh_fields[] = {
     { "material", offsetof(relic_grf_mesh_file, material), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 8 },
     { "needs_default_colour", offsetof(relic_grf_mesh_file, needs_default_colour), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 20 },
@@ -64,16 +50,8 @@ static const relic_jt_field mesh_fields[] = {
     { "polygons", offsetof(relic_grf_mesh_file, polygons), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_file, polygons_count), &polygon_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_mesh_view, polygons), offsetof(relic_grf_mesh_view, polygons_count), 8 },
     { "wrap_points", offsetof(relic_grf_mesh_file, wrap_points), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_mesh_file, wrap_points_count), &vec3f_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_mesh_view, wrap_points), offsetof(relic_grf_mesh_view, wrap_points_count), 11 },
 };
-static const relic_jt_struct mesh_json = { mesh_fields, 14, sizeof(relic_grf_mesh_file), _Alignof(relic_grf_mesh_file), 0, "grf_mesh", NULL, 0, offsetof(relic_grf_mesh_view, values), mesh_json_count, 0 };
+static const relic_jt_struct mesh_json = { mesh_fields, 14, sizeof(relic_grf_mesh_file), _Alignof(relic_grf_mesh_file), 0, "grf_mesh", NULL, 0, offsetof(relic_grf_mesh_view, values), NULL, 0 };
 
-relic_status relic_grf_mesh_json_print(const relic_grf_mesh_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&mesh_json, m, out, err);
-}
-
+relic_status relic_grf_mesh_json_print(const relic_grf_mesh_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&mesh_json, m, out, err); }
 relic_status relic_grf_mesh_json_print_view(const relic_grf_mesh_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&mesh_json, v, out, err); }
-
-relic_status relic_grf_mesh_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mesh_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&mesh_json, text, len, a, out, err);
-}
+relic_status relic_grf_mesh_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mesh_file *out, relic_error *err) { return relic_jt_read_doc(&mesh_json, text, len, a, out, err); }

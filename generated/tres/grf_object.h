@@ -46,7 +46,6 @@ typedef struct relic_grf_object_view {
     relic_grf_object_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
 } relic_grf_object_view;
 
-
 /** Validate size bytes at data as a whole grf_object file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and
  *  nested length against the buffer (overflow-safe), constants, enums, ranges and
@@ -85,7 +84,6 @@ relic_status relic_grf_object_json_read(const char *text, size_t len, relic_aren
 /** The grf_object model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
  *  grf_object file to get a mutated file, e.g. relic_mutate(&relic_grf_object_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
 extern const struct relic_mut_format relic_grf_object_mutator;
-
 
 #ifdef __cplusplus
 }

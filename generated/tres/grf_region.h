@@ -120,7 +120,6 @@ relic_status relic_grf_region_json_read(const char *text, size_t len, relic_aren
  *  grf_region file to get a mutated file, e.g. relic_mutate(&relic_grf_region_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
 extern const struct relic_mut_format relic_grf_region_mutator;
 
-
 #ifdef __cplusplus
 }
 #endif

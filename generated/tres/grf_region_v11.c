@@ -48,19 +48,16 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_region(relic_grf_region_v1
 {
     relic_status st;
     uint64_t cur = pos;
+    uint64_t at, n;
     if (!relic_gen_room(c->size, pos, 4u)) return relic_gen_short(c->err, pos, c->size, "instance_count", "instance_count", 4u);
     m->instance_count = relic_load_u32le(c->base + pos);
     cur = pos + 4;
-    { /* instances */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->instance_count), 1u, 36u, c->size, "instances", &n, &bytes)) != RELIC_OK) return st;
-        m->instances_count = (size_t)n;
-        if (c->view) { c->view->instances = c->base + cur; c->view->instances_count = (size_t)n; }
-        if (dec && n && !(m->instances = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_region_v11_instance), _Alignof(relic_grf_region_v11_instance), cur, "instances"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_instance(c, cur + k * 36u, &m->instances[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "instances", (int64_t)k);
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->instance_count), 1u, 36u, c->size, "instances", &at, &n)) != RELIC_OK) return st;
+    m->instances_count = (size_t)n;
+    if (c->view) { c->view->instances = c->base + at; c->view->instances_count = (size_t)n; }
+    if (dec && n && !(m->instances = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_grf_region_v11_instance), _Alignof(relic_grf_region_v11_instance), at, "instances"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_instance(c, at + k * 36u, &m->instances[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "instances", (int64_t)k);
     *size_out = cur - pos;
     return RELIC_OK;
 }

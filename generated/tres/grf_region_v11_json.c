@@ -22,30 +22,12 @@ static const relic_jt_field instance_fields[] = {
 };
 static const relic_jt_struct instance_json = { instance_fields, 5, sizeof(relic_grf_region_v11_instance), _Alignof(relic_grf_region_v11_instance), 0, NULL, NULL, 36, 0, NULL, 1 };
 
-static int64_t region_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_grf_region_v11_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 1: return ((int64_t)m->instance_count);
-    default: return 0;
-    }
-}
-
 static const relic_jt_field region_fields[] = {
     { "instance_count", offsetof(relic_grf_region_v11_file, instance_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL, RELIC_JT_NOPOS, 0, RELIC_JT_NOPOS, RELIC_JT_NOPOS, 14 },
     { "instances", offsetof(relic_grf_region_v11_file, instances), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_region_v11_file, instances_count), &instance_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_grf_region_v11_view, instances), offsetof(relic_grf_region_v11_view, instances_count), 9 },
 };
-static const relic_jt_struct region_json = { region_fields, 2, sizeof(relic_grf_region_v11_file), _Alignof(relic_grf_region_v11_file), 0, "grf_region_v11", NULL, 0, offsetof(relic_grf_region_v11_view, values), region_json_count, 0 };
+static const relic_jt_struct region_json = { region_fields, 2, sizeof(relic_grf_region_v11_file), _Alignof(relic_grf_region_v11_file), 0, "grf_region_v11", NULL, 0, offsetof(relic_grf_region_v11_view, values), NULL, 0 };
 
-relic_status relic_grf_region_v11_json_print(const relic_grf_region_v11_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&region_json, m, out, err);
-}
-
+relic_status relic_grf_region_v11_json_print(const relic_grf_region_v11_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&region_json, m, out, err); }
 relic_status relic_grf_region_v11_json_print_view(const relic_grf_region_v11_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&region_json, v, out, err); }
-
-relic_status relic_grf_region_v11_json_read(const char *text, size_t len, relic_arena *a, relic_grf_region_v11_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&region_json, text, len, a, out, err);
-}
+relic_status relic_grf_region_v11_json_read(const char *text, size_t len, relic_arena *a, relic_grf_region_v11_file *out, relic_error *err) { return relic_jt_read_doc(&region_json, text, len, a, out, err); }

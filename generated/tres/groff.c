@@ -91,19 +91,16 @@ static relic_status rd_symbol(relic_groff_rctx *c, uint64_t pos, uint64_t *size_
 {
     relic_status st;
     uint64_t cur = pos;
+    uint64_t at, n;
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "handle", "handle..reference_count", 12u);
     m->handle = relic_load_u32le(c->base + pos);
     { const int64_t it = (int64_t)(m->handle); if (!(((int64_t)((it) != INT64_C(0))))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, pos, "handle", -1, it, "fails check it != 0"); }
     m->name_length = relic_load_u32le(c->base + pos + 4);
     m->reference_count = relic_load_u32le(c->base + pos + 8);
     cur = pos + 12;
-    { /* name */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->name_length), 1u, 1u, c->size, "name", &n, &bytes)) != RELIC_OK) return st;
-        m->name_count = (size_t)n;
-        if (dec && !(m->name = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "name"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->name_length), 1u, 1u, c->size, "name", &at, &n)) != RELIC_OK) return st;
+    m->name_count = (size_t)n;
+    if (dec && !(m->name = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "name"))) return RELIC_E_NOMEM;
     *size_out = cur - pos;
     return RELIC_OK;
 }
@@ -113,38 +110,31 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_groff(relic_groff_rctx *c,
     relic_status st;
     uint64_t sz = 0;
     uint64_t cur = pos;
+    uint64_t at, n, bytes;
     uint64_t len_symbols = 0;
     if (!relic_gen_room(c->size, pos, 48u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 48u);
     if (c->view) { c->view->header = c->base + pos; }
     if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     cur = pos + 48;
-    { /* sections */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.section_count), 1u, 32u, c->size, "sections", &n, &bytes)) != RELIC_OK) return st;
-        m->sections_count = (size_t)n;
-        if (c->view) { c->view->sections = c->base + cur; c->view->sections_count = (size_t)n; }
-        if (dec && n && !(m->sections = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_groff_section), _Alignof(relic_groff_section), cur, "sections"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_section(c, cur + k * 32u, &m->sections[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "sections", (int64_t)k);
-        cur += bytes;
-    }
-    { /* data */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, relic_gen_sub(relic_gen_sub(((int64_t)m->header.symbol_table_offset), INT64_C(48)), relic_gen_mul(INT64_C(32), ((int64_t)m->header.section_count))), 1u, 1u, c->size, "data", &n, &bytes)) != RELIC_OK) return st;
-        m->data_count = (size_t)n;
-        if (c->view) { c->view->data = c->base + cur; c->view->data_count = (size_t)n; }
-        if (dec && !(m->data = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->header.section_count), 1u, 32u, c->size, "sections", &at, &n)) != RELIC_OK) return st;
+    m->sections_count = (size_t)n;
+    if (c->view) { c->view->sections = c->base + at; c->view->sections_count = (size_t)n; }
+    if (dec && n && !(m->sections = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_groff_section), _Alignof(relic_groff_section), at, "sections"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_section(c, at + k * 32u, &m->sections[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "sections", (int64_t)k);
+    if ((st = relic_gen_take(c->err, &cur, relic_gen_sub(relic_gen_sub(((int64_t)m->header.symbol_table_offset), INT64_C(48)), relic_gen_mul(INT64_C(32), ((int64_t)m->header.section_count))), 1u, 1u, c->size, "data", &at, &n)) != RELIC_OK) return st;
+    m->data_count = (size_t)n;
+    if (c->view) { c->view->data = c->base + at; c->view->data_count = (size_t)n; }
+    if (dec && !(m->data = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "data"))) return RELIC_E_NOMEM;
     { /* symbols */
         const int64_t at_ = ((int64_t)m->header.symbol_table_offset);
         if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "symbols", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t at = (uint64_t)at_;
+        at = (uint64_t)at_;
         const int64_t cnt = ((int64_t)m->header.symbol_count);
         if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, at, "symbols", -1, "negative element count %lld", (long long)cnt);
-        const uint64_t n = (uint64_t)cnt * 1u;
+        n = (uint64_t)cnt * 1u;
         if (n > c->size - (at < c->size ? at : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, at, "symbols", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
-        uint64_t bytes = 0;
+        bytes = 0;
         m->symbols_count = (size_t)n;
         if (c->view) { c->view->symbols = c->base + at; c->view->symbols_count = (size_t)n; }
         if (dec && n && !(m->symbols = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_groff_symbol), _Alignof(relic_groff_symbol), at, "symbols"))) return RELIC_E_NOMEM;

@@ -200,7 +200,6 @@ extern const struct relic_mut_format relic_groff_mutator;
  *  relic_schema_ops.h): relic_groff_ops and the JSON printer and reader, type-erased. */
 extern const struct relic_schema_ops relic_groff_schema_ops;
 
-
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "relic_json_table.h"
+#include "relic_schema_ops.h" /* the descriptor at the end */
 #include "groff.h"
 
 static const relic_jt_field header_fields[] = {
@@ -51,45 +52,22 @@ static const relic_jt_field symbol_fields[] = {
 };
 static const relic_jt_struct symbol_json = { symbol_fields, 4, sizeof(relic_groff_symbol), _Alignof(relic_groff_symbol), 0, NULL, NULL, 0, 0, symbol_json_count, 0 };
 
-static int64_t groff_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_groff_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 1: return ((int64_t)m->header.section_count);
-    case 2: return relic_gen_sub(relic_gen_sub(((int64_t)m->header.symbol_table_offset), INT64_C(48)), relic_gen_mul(INT64_C(32), ((int64_t)m->header.section_count)));
-    case 3: return ((int64_t)m->header.symbol_count);
-    default: return 0;
-    }
-}
-
 static const relic_jt_field groff_fields[] = {
     { "header", offsetof(relic_groff_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_groff_view, header), RELIC_JT_NOPOS, 6 },
     { "sections", offsetof(relic_groff_file, sections), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_groff_file, sections_count), &section_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_groff_view, sections), offsetof(relic_groff_view, sections_count), 8 },
     { "data", offsetof(relic_groff_file, data), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_groff_file, data_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_groff_view, data), offsetof(relic_groff_view, data_count), 4 },
     { "symbols", offsetof(relic_groff_file, symbols), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_groff_file, symbols_count), &symbol_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_groff_view, symbols), offsetof(relic_groff_view, symbols_count), 7 },
 };
-static const relic_jt_struct groff_json = { groff_fields, 4, sizeof(relic_groff_file), _Alignof(relic_groff_file), 0, "groff", NULL, 0, offsetof(relic_groff_view, values), groff_json_count, 0 };
+static const relic_jt_struct groff_json = { groff_fields, 4, sizeof(relic_groff_file), _Alignof(relic_groff_file), 0, "groff", NULL, 0, offsetof(relic_groff_view, values), NULL, 0 };
 
-relic_status relic_groff_json_print(const relic_groff_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&groff_json, m, out, err);
-}
-
+relic_status relic_groff_json_print(const relic_groff_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&groff_json, m, out, err); }
 relic_status relic_groff_json_print_view(const relic_groff_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&groff_json, v, out, err); }
-
-relic_status relic_groff_json_read(const char *text, size_t len, relic_arena *a, relic_groff_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&groff_json, text, len, a, out, err);
-}
+relic_status relic_groff_json_read(const char *text, size_t len, relic_arena *a, relic_groff_file *out, relic_error *err) { return relic_jt_read_doc(&groff_json, text, len, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 
-#include "relic_schema_ops.h"
-
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_groff_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_groff_json_read(text, size, a, model, err); }
-
 static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_groff_json_print_view(view, out, err); }
 
 const relic_schema_ops relic_groff_schema_ops = { &relic_groff_ops, json_print_any, json_read_any, json_print_view_any };

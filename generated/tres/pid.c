@@ -67,6 +67,7 @@ static relic_status rd_palette(relic_pid_rctx *c, uint64_t pos, uint64_t *size_o
 {
     relic_status st;
     uint64_t cur = pos;
+    uint64_t at, n;
     if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "chunk_size", "chunk_size..colours_used", 8u);
     m->chunk_size = relic_load_u32le(c->base + pos);
     m->colours_used = relic_load_u32le(c->base + pos + 4);
@@ -74,22 +75,14 @@ static relic_status rd_palette(relic_pid_rctx *c, uint64_t pos, uint64_t *size_o
     if (!relic_gen_room(c->size, pos + 8, 4u)) return relic_gen_short(c->err, pos + 8, c->size, "hash", "hash", 4u);
     m->hash = relic_load_u32le(c->base + pos + 8);
     cur = pos + 12;
-    { /* colours */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->colours_used), 1u, 4u, c->size, "colours", &n, &bytes)) != RELIC_OK) return st;
-        m->colours_count = (size_t)n;
-        if (dec && n && !(m->colours = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_pid_colour), _Alignof(relic_pid_colour), cur, "colours"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_colour(c, cur + k * 4u, &m->colours[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "colours", (int64_t)k);
-        cur += bytes;
-    }
-    { /* trailer */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, relic_gen_sub(relic_gen_sub(((int64_t)m->chunk_size), INT64_C(12)), relic_gen_mul(INT64_C(4), ((int64_t)m->colours_used))), 1u, 1u, c->size, "trailer", &n, &bytes)) != RELIC_OK) return st;
-        m->trailer_count = (size_t)n;
-        if (dec && !(m->trailer = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "trailer"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->colours_used), 1u, 4u, c->size, "colours", &at, &n)) != RELIC_OK) return st;
+    m->colours_count = (size_t)n;
+    if (dec && n && !(m->colours = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_pid_colour), _Alignof(relic_pid_colour), at, "colours"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_colour(c, at + k * 4u, &m->colours[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "colours", (int64_t)k);
+    if ((st = relic_gen_take(c->err, &cur, relic_gen_sub(relic_gen_sub(((int64_t)m->chunk_size), INT64_C(12)), relic_gen_mul(INT64_C(4), ((int64_t)m->colours_used))), 1u, 1u, c->size, "trailer", &at, &n)) != RELIC_OK) return st;
+    m->trailer_count = (size_t)n;
+    if (dec && !(m->trailer = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "trailer"))) return RELIC_E_NOMEM;
     *size_out = cur - pos;
     return RELIC_OK;
 }
@@ -123,16 +116,17 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_pid(relic_pid_rctx *c, uin
 {
     relic_status st;
     uint64_t sz = 0;
+    uint64_t at, n, bytes;
     if (!relic_gen_room(c->size, pos, 32u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 32u);
     if (c->view) { c->view->header = c->base + pos; }
     if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     { /* palettes */
         const int64_t at_ = ((int64_t)m->header.palette_offset);
         if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, pos + 32, "palettes", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t at = (uint64_t)at_;
+        at = (uint64_t)at_;
         const int64_t cnt = ((int64_t)m->header.palette_count);
         if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, at, "palettes", -1, "negative element count %lld", (long long)cnt);
-        const uint64_t n = (uint64_t)cnt * 1u;
+        n = (uint64_t)cnt * 1u;
         if (n > c->size - (at < c->size ? at : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, at, "palettes", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
         m->palettes_count = (size_t)n;
         if (c->view) { c->view->palettes = c->base + at; c->view->palettes_count = (size_t)n; }
@@ -147,18 +141,15 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_pid(relic_pid_rctx *c, uin
             }
         }
     }
-    { /* rasters */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, pos + 32, ((int64_t)m->header.raster_offset), ((int64_t)m->header.raster_count), 1u, 56u, c->size, "rasters", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->rasters_count = (size_t)n;
-        if (c->view) { c->view->rasters = c->base + at; c->view->rasters_count = (size_t)n; }
-        if (dec && n && !(m->rasters = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_pid_raster), _Alignof(relic_pid_raster), at, "rasters"))) return RELIC_E_NOMEM;
-        if (!dec) for (uint64_t k = 0; k < n; k++) {
-            relic_pid_raster e;
-            if ((st = rd_raster(c, at + k * 56u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "rasters", (int64_t)k);
-        } else for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_raster(c, at + k * 56u, &m->rasters[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "rasters", (int64_t)k);
-    }
+    if ((st = relic_gen_place(c->err, pos + 32, ((int64_t)m->header.raster_offset), ((int64_t)m->header.raster_count), 1u, 56u, c->size, "rasters", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->rasters_count = (size_t)n;
+    if (c->view) { c->view->rasters = c->base + at; c->view->rasters_count = (size_t)n; }
+    if (dec && n && !(m->rasters = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_pid_raster), _Alignof(relic_pid_raster), at, "rasters"))) return RELIC_E_NOMEM;
+    if (!dec) for (uint64_t k = 0; k < n; k++) {
+        relic_pid_raster e;
+        if ((st = rd_raster(c, at + k * 56u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "rasters", (int64_t)k);
+    } else for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_raster(c, at + k * 56u, &m->rasters[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "rasters", (int64_t)k);
     return RELIC_OK;
 }
 

@@ -188,7 +188,6 @@ extern const struct relic_mut_format relic_pid_mutator;
  *  relic_schema_ops.h): relic_pid_ops and the JSON printer and reader, type-erased. */
 extern const struct relic_schema_ops relic_pid_schema_ops;
 
-
 #ifdef __cplusplus
 }
 #endif

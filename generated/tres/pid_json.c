@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "relic_json_table.h"
+#include "relic_schema_ops.h" /* the descriptor at the end */
 #include "pid.h"
 
 static const relic_jt_field header_fields[] = {
@@ -63,43 +64,21 @@ static const relic_jt_field raster_fields[] = {
 };
 static const relic_jt_struct raster_json = { raster_fields, 13, sizeof(relic_pid_raster), _Alignof(relic_pid_raster), 0, NULL, NULL, 56, 0, NULL, 1 };
 
-static int64_t pid_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_pid_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 1: return ((int64_t)m->header.palette_count);
-    case 2: return ((int64_t)m->header.raster_count);
-    default: return 0;
-    }
-}
-
 static const relic_jt_field pid_fields[] = {
     { "header", offsetof(relic_pid_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_pid_view, header), RELIC_JT_NOPOS, 6 },
     { "palettes", offsetof(relic_pid_file, palettes), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_pid_file, palettes_count), &palette_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_pid_view, palettes), offsetof(relic_pid_view, palettes_count), 8 },
     { "rasters", offsetof(relic_pid_file, rasters), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_pid_file, rasters_count), &raster_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_pid_view, rasters), offsetof(relic_pid_view, rasters_count), 7 },
 };
-static const relic_jt_struct pid_json = { pid_fields, 3, sizeof(relic_pid_file), _Alignof(relic_pid_file), 0, "pid", NULL, 32, offsetof(relic_pid_view, values), pid_json_count, 0 };
+static const relic_jt_struct pid_json = { pid_fields, 3, sizeof(relic_pid_file), _Alignof(relic_pid_file), 0, "pid", NULL, 32, offsetof(relic_pid_view, values), NULL, 0 };
 
-relic_status relic_pid_json_print(const relic_pid_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&pid_json, m, out, err);
-}
-
+relic_status relic_pid_json_print(const relic_pid_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&pid_json, m, out, err); }
 relic_status relic_pid_json_print_view(const relic_pid_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&pid_json, v, out, err); }
-
-relic_status relic_pid_json_read(const char *text, size_t len, relic_arena *a, relic_pid_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&pid_json, text, len, a, out, err);
-}
+relic_status relic_pid_json_read(const char *text, size_t len, relic_arena *a, relic_pid_file *out, relic_error *err) { return relic_jt_read_doc(&pid_json, text, len, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 
-#include "relic_schema_ops.h"
-
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_pid_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_pid_json_read(text, size, a, model, err); }
-
 static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_pid_json_print_view(view, out, err); }
 
 const relic_schema_ops relic_pid_schema_ops = { &relic_pid_ops, json_print_any, json_read_any, json_print_view_any };

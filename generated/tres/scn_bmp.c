@@ -9,7 +9,6 @@
 
 const char *const relic_scn_bmp_extensions[] = { NULL };
 
-
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
 typedef struct relic_scn_bmp_rctx {
@@ -24,6 +23,7 @@ typedef struct relic_scn_bmp_rctx {
 RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_bmp(relic_scn_bmp_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_bmp_file *m, const int dec)
 {
     uint64_t cur = pos;
+    uint64_t n, bytes;
     if (!relic_gen_room(c->size, pos, 14u)) return relic_gen_short(c->err, pos, c->size, "magic", "magic..pixel_offset", 14u);
     if (c->view) { c->view->magic = c->base + pos; c->view->magic_count = 1; }
     memcpy(m->magic, c->base + pos, 2);
@@ -34,8 +34,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_bmp(relic_scn_bmp_rctx *c,
     m->pixel_offset = relic_load_u32le(c->base + pos + 10);
     cur = pos + 14;
     { /* rest */
-        const uint64_t n = (cur < c->size ? c->size - cur : 0) / 1u;
-        const uint64_t bytes = n * 1u;
+        n = (cur < c->size ? c->size - cur : 0) / 1u;
+        bytes = n * 1u;
         m->rest_count = (size_t)n;
         if (c->view) { c->view->rest = c->base + cur; c->view->rest_count = (size_t)n; }
         if (dec && !(m->rest = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "rest"))) return RELIC_E_NOMEM;

@@ -37,7 +37,6 @@ typedef struct relic_scn_bmp_view {
     size_t rest_count; /**< elements of rest */
 } relic_scn_bmp_view;
 
-
 /** Validate size bytes at data as a whole scn_bmp file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and
  *  nested length against the buffer (overflow-safe), constants, enums, ranges and
@@ -76,7 +75,6 @@ relic_status relic_scn_bmp_json_read(const char *text, size_t len, relic_arena *
 /** The scn_bmp model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
  *  scn_bmp file to get a mutated file, e.g. relic_mutate(&relic_scn_bmp_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
 extern const struct relic_mut_format relic_scn_bmp_mutator;
-
 
 #ifdef __cplusplus
 }

@@ -66,7 +66,6 @@ typedef struct relic_scn_header_view {
     size_t slack_count; /**< elements of slack */
 } relic_scn_header_view;
 
-
 /** Validate size bytes at data as a whole scn_header file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and
  *  nested length against the buffer (overflow-safe), constants, enums, ranges and
@@ -105,7 +104,6 @@ relic_status relic_scn_header_json_read(const char *text, size_t len, relic_aren
 /** The scn_header model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
  *  scn_header file to get a mutated file, e.g. relic_mutate(&relic_scn_header_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
 extern const struct relic_mut_format relic_scn_header_mutator;
-
 
 #ifdef __cplusplus
 }

@@ -35,10 +35,11 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_hierarchy(relic_scn_hierar
 {
     relic_status st;
     uint64_t cur = pos;
+    uint64_t n, bytes;
     cur = pos;
     { /* nodes */
-        const uint64_t n = (cur < c->size ? c->size - cur : 0) / 8u;
-        const uint64_t bytes = n * 8u;
+        n = (cur < c->size ? c->size - cur : 0) / 8u;
+        bytes = n * 8u;
         m->nodes_count = (size_t)n;
         if (c->view) { c->view->nodes = c->base + cur; c->view->nodes_count = (size_t)n; }
         if (dec && n && !(m->nodes = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_scn_hierarchy_node), _Alignof(relic_scn_hierarchy_node), cur, "nodes"))) return RELIC_E_NOMEM;

@@ -82,7 +82,6 @@ relic_status relic_scn_hierarchy_json_read(const char *text, size_t len, relic_a
  *  scn_hierarchy file to get a mutated file, e.g. relic_mutate(&relic_scn_hierarchy_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
 extern const struct relic_mut_format relic_scn_hierarchy_mutator;
 
-
 #ifdef __cplusplus
 }
 #endif

@@ -17,14 +17,6 @@ static const relic_jt_field hierarchy_fields[] = {
 };
 static const relic_jt_struct hierarchy_json = { hierarchy_fields, 1, sizeof(relic_scn_hierarchy_file), _Alignof(relic_scn_hierarchy_file), 0, "scn_hierarchy", NULL, 0, offsetof(relic_scn_hierarchy_view, values), NULL, 0 };
 
-relic_status relic_scn_hierarchy_json_print(const relic_scn_hierarchy_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&hierarchy_json, m, out, err);
-}
-
+relic_status relic_scn_hierarchy_json_print(const relic_scn_hierarchy_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&hierarchy_json, m, out, err); }
 relic_status relic_scn_hierarchy_json_print_view(const relic_scn_hierarchy_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&hierarchy_json, v, out, err); }
-
-relic_status relic_scn_hierarchy_json_read(const char *text, size_t len, relic_arena *a, relic_scn_hierarchy_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&hierarchy_json, text, len, a, out, err);
-}
+relic_status relic_scn_hierarchy_json_read(const char *text, size_t len, relic_arena *a, relic_scn_hierarchy_file *out, relic_error *err) { return relic_jt_read_doc(&hierarchy_json, text, len, a, out, err); }

@@ -114,7 +114,6 @@ relic_status relic_scn_instance_json_read(const char *text, size_t len, relic_ar
  *  scn_instance file to get a mutated file, e.g. relic_mutate(&relic_scn_instance_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
 extern const struct relic_mut_format relic_scn_instance_mutator;
 
-
 #ifdef __cplusplus
 }
 #endif

@@ -119,7 +119,6 @@ relic_status relic_scn_instance44_json_read(const char *text, size_t len, relic_
  *  scn_instance44 file to get a mutated file, e.g. relic_mutate(&relic_scn_instance44_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
 extern const struct relic_mut_format relic_scn_instance44_mutator;
 
-
 #ifdef __cplusplus
 }
 #endif

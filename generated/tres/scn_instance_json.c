@@ -29,14 +29,6 @@ static const relic_jt_field instance_fields[] = {
 };
 static const relic_jt_struct instance_json = { instance_fields, 4, sizeof(relic_scn_instance_file), _Alignof(relic_scn_instance_file), 0, "scn_instance", NULL, 36, offsetof(relic_scn_instance_view, values), NULL, 1 };
 
-relic_status relic_scn_instance_json_print(const relic_scn_instance_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&instance_json, m, out, err);
-}
-
+relic_status relic_scn_instance_json_print(const relic_scn_instance_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&instance_json, m, out, err); }
 relic_status relic_scn_instance_json_print_view(const relic_scn_instance_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&instance_json, v, out, err); }
-
-relic_status relic_scn_instance_json_read(const char *text, size_t len, relic_arena *a, relic_scn_instance_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&instance_json, text, len, a, out, err);
-}
+relic_status relic_scn_instance_json_read(const char *text, size_t len, relic_arena *a, relic_scn_instance_file *out, relic_error *err) { return relic_jt_read_doc(&instance_json, text, len, a, out, err); }

@@ -46,12 +46,13 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_partitions(relic_scn_parti
 {
     relic_status st;
     uint64_t cur = pos;
+    uint64_t n, bytes;
     if (!relic_gen_room(c->size, pos, 1u)) return relic_gen_short(c->err, pos, c->size, "kind", "kind", 1u);
     m->kind = relic_load_u8(c->base + pos);
     cur = pos + 1;
     { /* entries */
-        const uint64_t n = (cur < c->size ? c->size - cur : 0) / 28u;
-        const uint64_t bytes = n * 28u;
+        n = (cur < c->size ? c->size - cur : 0) / 28u;
+        bytes = n * 28u;
         m->entries_count = (size_t)n;
         if (c->view) { c->view->entries = c->base + cur; c->view->entries_count = (size_t)n; }
         if (dec && n && !(m->entries = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_scn_partitions_partition), _Alignof(relic_scn_partitions_partition), cur, "entries"))) return RELIC_E_NOMEM;

@@ -101,7 +101,6 @@ relic_status relic_scn_partitions_json_read(const char *text, size_t len, relic_
  *  scn_partitions file to get a mutated file, e.g. relic_mutate(&relic_scn_partitions_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
 extern const struct relic_mut_format relic_scn_partitions_mutator;
 
-
 #ifdef __cplusplus
 }
 #endif

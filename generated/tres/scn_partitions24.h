@@ -98,7 +98,6 @@ relic_status relic_scn_partitions24_json_read(const char *text, size_t len, reli
  *  scn_partitions24 file to get a mutated file, e.g. relic_mutate(&relic_scn_partitions24_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
 extern const struct relic_mut_format relic_scn_partitions24_mutator;
 
-
 #ifdef __cplusplus
 }
 #endif

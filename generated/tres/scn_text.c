@@ -9,7 +9,6 @@
 
 const char *const relic_scn_text_extensions[] = { NULL };
 
-
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
 typedef struct relic_scn_text_rctx {
@@ -24,10 +23,11 @@ typedef struct relic_scn_text_rctx {
 RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_text(relic_scn_text_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_text_file *m, const int dec)
 {
     uint64_t cur = pos;
+    uint64_t n, bytes;
     cur = pos;
     { /* text */
-        const uint64_t n = (cur < c->size ? c->size - cur : 0) / 1u;
-        const uint64_t bytes = n * 1u;
+        n = (cur < c->size ? c->size - cur : 0) / 1u;
+        bytes = n * 1u;
         m->text_count = (size_t)n;
         if (c->view) { c->view->text = c->base + cur; c->view->text_count = (size_t)n; }
         if (dec && !(m->text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "text"))) return RELIC_E_NOMEM;

@@ -29,7 +29,6 @@ typedef struct relic_scn_text_view {
     size_t text_count; /**< elements of text */
 } relic_scn_text_view;
 
-
 /** Validate size bytes at data as a whole scn_text file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and
  *  nested length against the buffer (overflow-safe), constants, enums, ranges and
@@ -68,7 +67,6 @@ relic_status relic_scn_text_json_read(const char *text, size_t len, relic_arena 
 /** The scn_text model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
  *  scn_text file to get a mutated file, e.g. relic_mutate(&relic_scn_text_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
 extern const struct relic_mut_format relic_scn_text_mutator;
-
 
 #ifdef __cplusplus
 }

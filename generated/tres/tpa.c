@@ -101,54 +101,35 @@ static relic_status rd_sample(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_ou
 {
     relic_status st;
     uint64_t cur = pos;
+    uint64_t at, n;
     if (!relic_gen_room(c->size, pos, 36u)) return relic_gen_short(c->err, pos, c->size, "header", "sample_header", 36u);
     if ((st = rd_sample_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     cur = pos + 36;
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     if (!(((int64_t)(((int64_t)m->header.caption_offset) >= INT64_C(36))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "sample", "check failed: header.caption_offset >= 36 (the caption block starts after the header)");
-    { /* caption_gap */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36)), 1u, 1u, c->size, "caption_gap", &n, &bytes)) != RELIC_OK) return st;
-        m->caption_gap_count = (size_t)n;
-        if (dec && !(m->caption_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_gap"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36)), 1u, 1u, c->size, "caption_gap", &at, &n)) != RELIC_OK) return st;
+    m->caption_gap_count = (size_t)n;
+    if (dec && !(m->caption_gap = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "caption_gap"))) return RELIC_E_NOMEM;
     if (!relic_gen_room(c->size, cur, 8u)) return relic_gen_short(c->err, cur, c->size, "caption_length", "caption_length..caption_count", 8u);
     m->caption_length = relic_load_u32le(c->base + cur);
     { const int64_t it = (int64_t)(m->caption_length); if (!(((int64_t)((it) >= INT64_C(4))))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, cur, "caption_length", -1, it, "fails check it >= 4"); }
     m->caption_count = relic_load_u32le(c->base + cur + 4);
     cur = cur + 8;
-    { /* caption_text */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->caption_length), INT64_C(4)), 1u, 1u, c->size, "caption_text", &n, &bytes)) != RELIC_OK) return st;
-        m->caption_text_count = (size_t)n;
-        if (dec && !(m->caption_text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_text"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, relic_gen_sub(((int64_t)m->caption_length), INT64_C(4)), 1u, 1u, c->size, "caption_text", &at, &n)) != RELIC_OK) return st;
+    m->caption_text_count = (size_t)n;
+    if (dec && !(m->caption_text = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "caption_text"))) return RELIC_E_NOMEM;
     if (!(((int64_t)(((int64_t)m->header.data_offset) >= relic_gen_add(relic_gen_add(((int64_t)m->header.caption_offset), INT64_C(4)), ((int64_t)m->caption_length)))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "sample", "check failed: header.data_offset >= header.caption_offset + 4 + caption_length (the audio data start after the caption block)");
-    { /* caption_data_gap */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length)), 1u, 1u, c->size, "caption_data_gap", &n, &bytes)) != RELIC_OK) return st;
-        m->caption_data_gap_count = (size_t)n;
-        if (dec && !(m->caption_data_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_data_gap"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length)), 1u, 1u, c->size, "caption_data_gap", &at, &n)) != RELIC_OK) return st;
+    m->caption_data_gap_count = (size_t)n;
+    if (dec && !(m->caption_data_gap = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "caption_data_gap"))) return RELIC_E_NOMEM;
     } else {
-    { /* data_gap */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36)), 1u, 1u, c->size, "data_gap", &n, &bytes)) != RELIC_OK) return st;
-        m->data_gap_count = (size_t)n;
-        if (dec && !(m->data_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data_gap"))) return RELIC_E_NOMEM;
-        cur += bytes;
+    if ((st = relic_gen_take(c->err, &cur, relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36)), 1u, 1u, c->size, "data_gap", &at, &n)) != RELIC_OK) return st;
+    m->data_gap_count = (size_t)n;
+    if (dec && !(m->data_gap = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "data_gap"))) return RELIC_E_NOMEM;
     }
-    }
-    { /* data */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.data_size), 1u, 1u, c->size, "data", &n, &bytes)) != RELIC_OK) return st;
-        m->data_count = (size_t)n;
-        if (dec && !(m->data = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->header.data_size), 1u, 1u, c->size, "data", &at, &n)) != RELIC_OK) return st;
+    m->data_count = (size_t)n;
+    if (dec && !(m->data = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "data"))) return RELIC_E_NOMEM;
     *size_out = cur - pos;
     return RELIC_OK;
 }
@@ -198,31 +179,28 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_tpa(relic_tpa_rctx *c, uin
     relic_status st;
     uint64_t sz = 0;
     uint64_t cur = pos;
+    uint64_t at, n, bytes;
     uint64_t at_ids = 0;
     if (!relic_gen_room(c->size, pos, 24u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 24u);
     if (c->view) { c->view->header = c->base + pos; }
     if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     cur = pos + 24;
-    { /* ids */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.id_count), 1u, 56u, c->size, "ids", &n, &bytes)) != RELIC_OK) return st;
-        m->ids_count = (size_t)n;
-        if (c->view) { c->view->ids = c->base + cur; c->view->ids_count = (size_t)n; }
-        if (dec && n && !(m->ids = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_tpa_id_entry), _Alignof(relic_tpa_id_entry), cur, "ids"))) return RELIC_E_NOMEM;
-        if (!dec) for (uint64_t k = 0; k < n; k++) {
-            relic_tpa_id_entry e;
-            if ((st = rd_id_entry(c, cur + k * 56u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "ids", (int64_t)k);
-        } else for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_id_entry(c, cur + k * 56u, &m->ids[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "ids", (int64_t)k);
-        at_ids = cur;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->header.id_count), 1u, 56u, c->size, "ids", &at, &n)) != RELIC_OK) return st;
+    m->ids_count = (size_t)n;
+    if (c->view) { c->view->ids = c->base + at; c->view->ids_count = (size_t)n; }
+    if (dec && n && !(m->ids = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_tpa_id_entry), _Alignof(relic_tpa_id_entry), at, "ids"))) return RELIC_E_NOMEM;
+    if (!dec) for (uint64_t k = 0; k < n; k++) {
+        relic_tpa_id_entry e;
+        if ((st = rd_id_entry(c, at + k * 56u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "ids", (int64_t)k);
+    } else for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_id_entry(c, at + k * 56u, &m->ids[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "ids", (int64_t)k);
+    at_ids = at;
     { /* samples */
         const int64_t cnt = ((int64_t)m->header.sample_count);
         if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, cur, "samples", -1, "negative element count %lld", (long long)cnt);
-        const uint64_t n = (uint64_t)cnt * 1u;
+        n = (uint64_t)cnt * 1u;
         if (n > c->size - (cur < c->size ? cur : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, cur, "samples", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
-        uint64_t bytes = 0;
+        bytes = 0;
         m->samples_count = (size_t)n;
         if (c->view) { c->view->samples = c->base + cur; c->view->samples_count = (size_t)n; }
         if (dec && n && !(m->samples = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_tpa_sample), _Alignof(relic_tpa_sample), cur, "samples"))) return RELIC_E_NOMEM;
@@ -238,15 +216,12 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_tpa(relic_tpa_rctx *c, uin
         }
         cur += bytes;
     }
-    { /* collisions */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, cur, ((int64_t)m->header.collision_offset), ((int64_t)m->header.collision_count), 1u, 152u, c->size, "collisions", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->collisions_count = (size_t)n;
-        if (c->view) { c->view->collisions = c->base + at; c->view->collisions_count = (size_t)n; }
-        if (dec && n && !(m->collisions = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_tpa_collision), _Alignof(relic_tpa_collision), at, "collisions"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_collision(c, at + k * 152u, &m->collisions[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "collisions", (int64_t)k);
-    }
+    if ((st = relic_gen_place(c->err, cur, ((int64_t)m->header.collision_offset), ((int64_t)m->header.collision_count), 1u, 152u, c->size, "collisions", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->collisions_count = (size_t)n;
+    if (c->view) { c->view->collisions = c->base + at; c->view->collisions_count = (size_t)n; }
+    if (dec && n && !(m->collisions = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_tpa_collision), _Alignof(relic_tpa_collision), at, "collisions"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+        if ((st = rd_collision(c, at + k * 152u, &m->collisions[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "collisions", (int64_t)k);
     if ((uint64_t)m->header.id_table_offset != at_ids) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.id_table_offset", "says offset(ids) = %llu but it is %llu", (unsigned long long)m->header.id_table_offset, (unsigned long long)at_ids);
     *size_out = cur - pos;
     return RELIC_OK;

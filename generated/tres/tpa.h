@@ -284,7 +284,6 @@ extern const struct relic_mut_format relic_tpa_mutator;
  *  relic_schema_ops.h): relic_tpa_ops and the JSON printer and reader, type-erased. */
 extern const struct relic_schema_ops relic_tpa_schema_ops;
 
-
 #ifdef __cplusplus
 }
 #endif

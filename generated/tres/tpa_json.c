@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "relic_json_table.h"
+#include "relic_schema_ops.h" /* the descriptor at the end */
 #include "tpa.h"
 
 static const relic_jt_field header_fields[] = {
@@ -112,45 +113,22 @@ static const relic_jt_field collision_fields[] = {
 };
 static const relic_jt_struct collision_json = { collision_fields, 11, sizeof(relic_tpa_collision), _Alignof(relic_tpa_collision), 0, NULL, NULL, 152, 0, NULL, 1 };
 
-static int64_t tpa_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_tpa_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 1: return ((int64_t)m->header.id_count);
-    case 2: return ((int64_t)m->header.sample_count);
-    case 3: return ((int64_t)m->header.collision_count);
-    default: return 0;
-    }
-}
-
 static const relic_jt_field tpa_fields[] = {
     { "header", offsetof(relic_tpa_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_tpa_view, header), RELIC_JT_NOPOS, 6 },
     { "ids", offsetof(relic_tpa_file, ids), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_file, ids_count), &id_entry_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_tpa_view, ids), offsetof(relic_tpa_view, ids_count), 3 },
     { "samples", offsetof(relic_tpa_file, samples), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_file, samples_count), &sample_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_tpa_view, samples), offsetof(relic_tpa_view, samples_count), 7 },
     { "collisions", offsetof(relic_tpa_file, collisions), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_file, collisions_count), &collision_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_tpa_view, collisions), offsetof(relic_tpa_view, collisions_count), 10 },
 };
-static const relic_jt_struct tpa_json = { tpa_fields, 4, sizeof(relic_tpa_file), _Alignof(relic_tpa_file), 0, "tpa", NULL, 0, offsetof(relic_tpa_view, values), tpa_json_count, 0 };
+static const relic_jt_struct tpa_json = { tpa_fields, 4, sizeof(relic_tpa_file), _Alignof(relic_tpa_file), 0, "tpa", NULL, 0, offsetof(relic_tpa_view, values), NULL, 0 };
 
-relic_status relic_tpa_json_print(const relic_tpa_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&tpa_json, m, out, err);
-}
-
+relic_status relic_tpa_json_print(const relic_tpa_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&tpa_json, m, out, err); }
 relic_status relic_tpa_json_print_view(const relic_tpa_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&tpa_json, v, out, err); }
-
-relic_status relic_tpa_json_read(const char *text, size_t len, relic_arena *a, relic_tpa_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&tpa_json, text, len, a, out, err);
-}
+relic_status relic_tpa_json_read(const char *text, size_t len, relic_arena *a, relic_tpa_file *out, relic_error *err) { return relic_jt_read_doc(&tpa_json, text, len, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 
-#include "relic_schema_ops.h"
-
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_tpa_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_tpa_json_read(text, size, a, model, err); }
-
 static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_tpa_json_print_view(view, out, err); }
 
 const relic_schema_ops relic_tpa_schema_ops = { &relic_tpa_ops, json_print_any, json_read_any, json_print_view_any };

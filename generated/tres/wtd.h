@@ -168,7 +168,6 @@ extern const struct relic_mut_format relic_wtd_mutator;
  *  relic_schema_ops.h): relic_wtd_ops and the JSON printer and reader, type-erased. */
 extern const struct relic_schema_ops relic_wtd_schema_ops;
 
-
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "relic_json_table.h"
+#include "relic_schema_ops.h" /* the descriptor at the end */
 #include "wtd.h"
 
 static const relic_jt_field quad_rect_fields[] = {
@@ -50,25 +51,14 @@ static const relic_jt_field wtd_fields[] = {
 };
 static const relic_jt_struct wtd_json = { wtd_fields, 5, sizeof(relic_wtd_file), _Alignof(relic_wtd_file), 0, "wtd", NULL, 90, offsetof(relic_wtd_view, values), NULL, 1 };
 
-relic_status relic_wtd_json_print(const relic_wtd_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&wtd_json, m, out, err);
-}
-
+relic_status relic_wtd_json_print(const relic_wtd_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&wtd_json, m, out, err); }
 relic_status relic_wtd_json_print_view(const relic_wtd_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&wtd_json, v, out, err); }
-
-relic_status relic_wtd_json_read(const char *text, size_t len, relic_arena *a, relic_wtd_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&wtd_json, text, len, a, out, err);
-}
+relic_status relic_wtd_json_read(const char *text, size_t len, relic_arena *a, relic_wtd_file *out, relic_error *err) { return relic_jt_read_doc(&wtd_json, text, len, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 
-#include "relic_schema_ops.h"
-
 static relic_status json_print_any(const void *model, relic_buf *out, relic_error *err) { return relic_wtd_json_print(model, out, err); }
 static relic_status json_read_any(const char *text, size_t size, relic_arena *a, void *model, relic_error *err) { return relic_wtd_json_read(text, size, a, model, err); }
-
 static relic_status json_print_view_any(const void *view, relic_buf *out, relic_error *err) { return relic_wtd_json_print_view(view, out, err); }
 
 const relic_schema_ops relic_wtd_schema_ops = { &relic_wtd_ops, json_print_any, json_read_any, json_print_view_any };

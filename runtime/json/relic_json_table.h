@@ -75,7 +75,8 @@ struct relic_jt_struct {
     uint32_t fsize;
     uint32_t view_values;
     /* the element count of counted member `field`, from the members before
-     * it (m) and the root's scalars (root); NULL when none is counted */
+     * it (m) and the root's scalars (root), for the view walker; NULL when
+     * none is counted, and for the root (the view holds its counts) */
     int64_t (*count)(const void *m, const void *root, size_t field);
     int fixed; /* printable from its bytes as they lie: fixed layout, no branches */
 };

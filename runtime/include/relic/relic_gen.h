@@ -121,6 +121,20 @@ relic_status relic_gen_short(relic_error *err, uint64_t pos, uint64_t total, con
  * RELIC_E_RANGE (negative count) or RELIC_E_TRUNCATED (past the end). */
 relic_status relic_gen_span(relic_error *err, uint64_t pos, int64_t count, uint64_t per, uint64_t elem,
                             uint64_t size, const char *name, uint64_t *n, uint64_t *bytes);
+/* relic_gen_span of the array at *cur, then past it: *at gets its start
+ * (the old *cur), *n its element count, and *cur moves by its bytes. On an
+ * error *cur is kept and *at, *n are 0. One call for each counted array a
+ * generated reader meets in sequence; inline, so that the reader's cursor
+ * stays in a register. */
+static inline relic_status relic_gen_take(relic_error *err, uint64_t *cur, int64_t count, uint64_t per, uint64_t elem,
+                                          uint64_t size, const char *name, uint64_t *at, uint64_t *n)
+{
+    uint64_t bytes;
+    const relic_status st = relic_gen_span(err, *cur, count, per, elem, size, name, n, &bytes);
+    *at = st == RELIC_OK ? *cur : 0;
+    if (st == RELIC_OK) *cur += bytes;
+    return st;
+}
 
 /* Decoding: room for n elements of size bytes in a; NULL when n is 0, and
  * NULL with err filled (RELIC_E_NOMEM at pos, naming name) when a is full. */

@@ -27,7 +27,6 @@ static const relic_gen_enum_item attr_names[] = {
 const char *relic_mini_attr_name(int64_t value) { return relic_gen_enum_name(attr_names, 3, value); }
 int relic_mini_attr_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(attr_names, 3, name, value); }
 
-
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
 typedef struct relic_mini_rctx {
@@ -76,18 +75,15 @@ static relic_status rd_record(relic_mini_rctx *c, uint64_t pos, uint64_t *size_o
 {
     relic_status st;
     uint64_t cur = pos;
+    uint64_t at, n;
     if (!relic_gen_room(c->size, pos, 2u)) return relic_gen_short(c->err, pos, c->size, "kind", "kind..name_len", 2u);
     m->kind = relic_load_u8(c->base + pos);
     if (!relic_mini_kind_known((int64_t)(m->kind))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, pos, "kind", -1, (int64_t)(m->kind), "is not a known kind");
     m->name_len = relic_load_u8(c->base + pos + 1);
     cur = pos + 2;
-    { /* name */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->name_len), 1u, 1u, c->size, "name", &n, &bytes)) != RELIC_OK) return st;
-        m->name_count = (size_t)n;
-        if (dec && !(m->name = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "name"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->name_len), 1u, 1u, c->size, "name", &at, &n)) != RELIC_OK) return st;
+    m->name_count = (size_t)n;
+    if (dec && !(m->name = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "name"))) return RELIC_E_NOMEM;
     if (!relic_gen_room(c->size, cur, 20u)) return relic_gen_short(c->err, cur, c->size, "offsets", "offsets..weight", 20u);
     for (uint64_t k = 0; k < 4u; k++) ((int8_t *)m->offsets)[k] = (int8_t)relic_load_i8(c->base + cur + k * 1);
     m->stamp = relic_load_u64be(c->base + cur + 4);
@@ -106,39 +102,27 @@ static relic_status rd_record(relic_mini_rctx *c, uint64_t pos, uint64_t *size_o
     if (!relic_gen_room(c->size, cur, 2u)) return relic_gen_short(c->err, cur, c->size, "text_len", "text_len", 2u);
     m->text_len = relic_load_u16le(c->base + cur);
     cur = cur + 2;
-    { /* text */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->text_len), 1u, 1u, c->size, "text", &n, &bytes)) != RELIC_OK) return st;
-        m->text_count = (size_t)n;
-        if (dec && !(m->text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "text"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->text_len), 1u, 1u, c->size, "text", &at, &n)) != RELIC_OK) return st;
+    m->text_count = (size_t)n;
+    if (dec && !(m->text = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "text"))) return RELIC_E_NOMEM;
     } break;
     case 4: {
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "packed_len", "packed_len..unpacked_len", 4u);
     m->packed_len = relic_load_u16le(c->base + cur);
     m->unpacked_len = relic_load_u16le(c->base + cur + 2);
     cur = cur + 4;
-    { /* packed */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->packed_len), 1u, 1u, c->size, "packed", &n, &bytes)) != RELIC_OK) return st;
-        m->packed_count = (size_t)n;
-        if (dec && !(m->packed = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "packed"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->packed_len), 1u, 1u, c->size, "packed", &at, &n)) != RELIC_OK) return st;
+    m->packed_count = (size_t)n;
+    if (dec && !(m->packed = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "packed"))) return RELIC_E_NOMEM;
     } break;
     default: {
     if (!relic_gen_room(c->size, cur, 1u)) return relic_gen_short(c->err, cur, c->size, "blob_len", "blob_len", 1u);
     m->blob_len = relic_load_u8(c->base + cur);
     cur = cur + 1;
-    { /* blob */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->blob_len), 1u, 1u, c->size, "blob", &n, &bytes)) != RELIC_OK) return st;
-        m->blob_count = (size_t)n;
-        if (dec && !(m->blob = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "blob"))) return RELIC_E_NOMEM;
-        if (!dec && (st = relic_hook_mini_blob(c->base + cur, (size_t)n, c->err)) != RELIC_OK) { c->err->offset += cur; return relic_gen_nest(c->err, st, "blob", -1); }
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, ((int64_t)m->blob_len), 1u, 1u, c->size, "blob", &at, &n)) != RELIC_OK) return st;
+    m->blob_count = (size_t)n;
+    if (dec && !(m->blob = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "blob"))) return RELIC_E_NOMEM;
+    if (!dec && (st = relic_hook_mini_blob(c->base + at, (size_t)n, c->err)) != RELIC_OK) { c->err->offset += at; return relic_gen_nest(c->err, st, "blob", -1); }
     } break;
     }
     if (!relic_gen_room(c->size, cur, 1u)) return relic_gen_short(c->err, cur, c->size, "has_color", "has_color", 1u);
@@ -163,41 +147,35 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mini(relic_mini_rctx *c, u
     relic_status st;
     uint64_t sz = 0;
     uint64_t cur = pos;
+    uint64_t at, n, bytes;
     uint64_t len_records = 0;
     if (!relic_gen_room(c->size, pos, 44u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 44u);
     if (c->view) { c->view->header = c->base + pos; }
     if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     cur = pos + 44;
-    { /* pairs */
-        uint64_t n, bytes;
-        if ((st = relic_gen_span(c->err, cur, relic_gen_mul(((int64_t)m->header.pair_count), INT64_C(2)), 1u, 1u, c->size, "pairs", &n, &bytes)) != RELIC_OK) return st;
-        m->pairs_count = (size_t)n;
-        if (c->view) { c->view->pairs = c->base + cur; c->view->pairs_count = (size_t)n; }
-        if (dec && n && !(m->pairs = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint8_t), _Alignof(uint8_t), cur, "pairs"))) return RELIC_E_NOMEM;
-        cur += bytes;
-    }
+    if ((st = relic_gen_take(c->err, &cur, relic_gen_mul(((int64_t)m->header.pair_count), INT64_C(2)), 1u, 1u, c->size, "pairs", &at, &n)) != RELIC_OK) return st;
+    m->pairs_count = (size_t)n;
+    if (c->view) { c->view->pairs = c->base + at; c->view->pairs_count = (size_t)n; }
+    if (dec && n && !(m->pairs = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint8_t), _Alignof(uint8_t), at, "pairs"))) return RELIC_E_NOMEM;
     if (!(((int64_t)(((int64_t)m->header.pair_count) <= INT64_C(16))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "mini", "check failed: header.pair_count <= 16 (at most 16 pairs)");
-    { /* table */
-        uint64_t at, n, bytes;
-        if ((st = relic_gen_place(c->err, cur, ((int64_t)m->header.table_offset), ((int64_t)m->header.table_count), 1u, 2u, c->size, "table", &at, &n, &bytes)) != RELIC_OK) return st;
-        m->table_count = (size_t)n;
-        if (c->view) { c->view->table = c->base + at; c->view->table_count = (size_t)n; }
-        if (dec && n && !(m->table = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint16_t), _Alignof(uint16_t), at, "table"))) return RELIC_E_NOMEM;
-        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->table[k] = relic_load_u16le(c->base + at + k * 2);
-        if (!dec) for (uint64_t k = 0; k < n; k++) {
-            const uint16_t v = relic_load_u16le(c->base + at + k * 2);
-            { const int64_t it = (int64_t)(v); if (!(((int64_t)((it) < INT64_C(1000))))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, at + k * 2u, "table", (int64_t)k, it, "fails check it < 1000"); }
-        }
+    if ((st = relic_gen_place(c->err, cur, ((int64_t)m->header.table_offset), ((int64_t)m->header.table_count), 1u, 2u, c->size, "table", &at, &n, &bytes)) != RELIC_OK) return st;
+    m->table_count = (size_t)n;
+    if (c->view) { c->view->table = c->base + at; c->view->table_count = (size_t)n; }
+    if (dec && n && !(m->table = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint16_t), _Alignof(uint16_t), at, "table"))) return RELIC_E_NOMEM;
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->table[k] = relic_load_u16le(c->base + at + k * 2);
+    if (!dec) for (uint64_t k = 0; k < n; k++) {
+        const uint16_t v = relic_load_u16le(c->base + at + k * 2);
+        { const int64_t it = (int64_t)(v); if (!(((int64_t)((it) < INT64_C(1000))))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, at + k * 2u, "table", (int64_t)k, it, "fails check it < 1000"); }
     }
     { /* records */
         const int64_t at_ = ((int64_t)m->header.record_offset);
         if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "records", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t at = (uint64_t)at_;
+        at = (uint64_t)at_;
         const int64_t cnt = ((int64_t)m->header.record_count);
         if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, at, "records", -1, "negative element count %lld", (long long)cnt);
-        const uint64_t n = (uint64_t)cnt * 1u;
+        n = (uint64_t)cnt * 1u;
         if (n > c->size - (at < c->size ? at : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, at, "records", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
-        uint64_t bytes = 0;
+        bytes = 0;
         m->records_count = (size_t)n;
         if (c->view) { c->view->records = c->base + at; c->view->records_count = (size_t)n; }
         if (dec && n && !(m->records = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_mini_record), _Alignof(relic_mini_record), at, "records"))) return RELIC_E_NOMEM;

@@ -82,32 +82,13 @@ static const relic_jt_field record_fields[] = {
 };
 static const relic_jt_struct record_json = { record_fields, 17, sizeof(relic_mini_record), _Alignof(relic_mini_record), 0, NULL, record_json_has, 0, 0, record_json_count, 0 };
 
-static int64_t mini_json_count(const void *mv, const void *rv, size_t field)
-{
-    const relic_mini_file *m = mv;
-    (void)rv;
-    switch (field) {
-    case 1: return relic_gen_mul(((int64_t)m->header.pair_count), INT64_C(2));
-    case 2: return ((int64_t)m->header.table_count);
-    case 3: return ((int64_t)m->header.record_count);
-    default: return 0;
-    }
-}
-
 static const relic_jt_field mini_fields[] = {
     { "header", offsetof(relic_mini_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_mini_view, header), RELIC_JT_NOPOS, 6 },
     { "pairs", offsetof(relic_mini_file, pairs), RELIC_JT_INT, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_file, pairs_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_mini_view, pairs), offsetof(relic_mini_view, pairs_count), 5 },
     { "table", offsetof(relic_mini_file, table), RELIC_JT_INT, 2, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_file, table_count), NULL, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_mini_view, table), offsetof(relic_mini_view, table_count), 5 },
     { "records", offsetof(relic_mini_file, records), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_file, records_count), &record_json, NULL, NULL, RELIC_JT_NOPOS, 0, offsetof(relic_mini_view, records), offsetof(relic_mini_view, records_count), 7 },
 };
-static const relic_jt_struct mini_json = { mini_fields, 4, sizeof(relic_mini_file), _Alignof(relic_mini_file), 0, "mini", NULL, 0, offsetof(relic_mini_view, values), mini_json_count, 0 };
+static const relic_jt_struct mini_json = { mini_fields, 4, sizeof(relic_mini_file), _Alignof(relic_mini_file), 0, "mini", NULL, 0, offsetof(relic_mini_view, values), NULL, 0 };
 
-relic_status relic_mini_json_print(const relic_mini_file *m, relic_buf *out, relic_error *err)
-{
-    return relic_jt_print_doc(&mini_json, m, out, err);
-}
-
-relic_status relic_mini_json_read(const char *text, size_t len, relic_arena *a, relic_mini_file *out, relic_error *err)
-{
-    return relic_jt_read_doc(&mini_json, text, len, a, out, err);
-}
+relic_status relic_mini_json_print(const relic_mini_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&mini_json, m, out, err); }
+relic_status relic_mini_json_read(const char *text, size_t len, relic_arena *a, relic_mini_file *out, relic_error *err) { return relic_jt_read_doc(&mini_json, text, len, a, out, err); }
