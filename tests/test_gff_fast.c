@@ -220,6 +220,110 @@ static void test_fixed_size_values_are_range_checked(void **state)
     relic_buf_free(&b);
 }
 
+/* Root -> A -> B by Struct fields, laid out as spec says: struct i has
+ * field i, field i (for i < 2) a Struct field naming target[i], field 2 a
+ * dword. */
+static spec chain_spec(uint32_t a, uint32_t b)
+{
+    spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.ns = 3;
+    sp.nf = 3;
+    sp.nl = 1;
+    sp.labels[0] = "S";
+    for (int k = 0; k < 3; k++) {
+        sp.s[k][0] = k ? (uint32_t)k : RELIC_GFF_NONE;
+        sp.s[k][2] = 1;
+    }
+    /* root's field 0 -> a; a's field 1 -> b; b's field 2: a dword */
+    sp.s[0][1] = 0;
+    sp.s[a][1] = 1;
+    sp.s[b][1] = 2;
+    uint32_t f[3][3] = {{RELIC_GFF_FIELD_TYPE_STRUCT, 0, a}, {RELIC_GFF_FIELD_TYPE_STRUCT, 0, b}, {RELIC_GFF_FIELD_TYPE_DWORD, 0, 5}};
+    memcpy(sp.f, f, sizeof f);
+    return sp;
+}
+
+/* relic_gff_open's linear pass takes files whose structs come after their
+ * parent; any other order goes through the walk: the same answer. */
+static void test_struct_order_does_not_change_the_answer(void **state)
+{
+    (void)state;
+    relic_gff_doc d;
+    relic_error err;
+    relic_buf b;
+    spec sp = chain_spec(1, 2); /* each struct after its parent */
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_OK);
+    assert_int_equal(d.reachable, 3);
+    assert_int_equal(d.max_depth, 2);
+    relic_buf_free(&b);
+    sp = chain_spec(2, 1); /* B (struct 1) before its parent A (struct 2) */
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_OK);
+    assert_int_equal(d.reachable, 3);
+    assert_int_equal(d.max_depth, 2);
+    relic_buf_free(&b);
+    /* A no longer names B: B is unreached, still checked, not an error */
+    sp = chain_spec(1, 2);
+    sp.f[1][0] = RELIC_GFF_FIELD_TYPE_INT;
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_OK);
+    assert_int_equal(d.reachable, 2);
+    assert_int_equal(d.max_depth, 1);
+    relic_buf_free(&b);
+}
+
+/* A struct named by two fields, each in a struct before it (what the
+ * linear pass sees as one reference too many): the walk's error. */
+static void test_struct_named_twice_in_order_is_rejected(void **state)
+{
+    (void)state;
+    relic_gff_doc d;
+    relic_error err;
+    relic_buf b;
+    spec sp = chain_spec(1, 2);
+    sp.nf = 4;
+    sp.s[0][1] = 0; /* root lists fields 0 and 3: a field-index list */
+    sp.s[0][2] = 2;
+    sp.fi[0] = 0;
+    sp.fi[1] = 3;
+    sp.nfi = 2;
+    sp.f[3][0] = RELIC_GFF_FIELD_TYPE_STRUCT;
+    sp.f[3][2] = 2; /* the root names B too, as A does */
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_E_LAYOUT);
+    assert_non_null(strstr(err.message, "struct 2 is reached a second time"));
+    relic_buf_free(&b);
+    /* a list naming a struct a Struct field names already */
+    sp.f[3][0] = RELIC_GFF_FIELD_TYPE_LIST;
+    sp.f[3][2] = 0;
+    sp.li[0] = 1;
+    sp.li[1] = 1;
+    sp.nli = 2;
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_E_LAYOUT);
+    assert_non_null(strstr(err.message, "struct 1 is reached a second time"));
+    relic_buf_free(&b);
+}
+
+/* A field listed by two structs that each come after their parent: the
+ * linear pass counts fewer fields than listed; the walk names it. */
+static void test_field_in_two_ordered_structs_is_rejected(void **state)
+{
+    (void)state;
+    relic_gff_doc d;
+    relic_error err;
+    relic_buf b;
+    spec sp = chain_spec(1, 2);
+    sp.s[2][1] = 1; /* B lists A's field 1 (a Struct field naming B itself) */
+    sp.f[1][0] = RELIC_GFF_FIELD_TYPE_DWORD;
+    sp.f[1][2] = 0;
+    sp.f[0][0] = RELIC_GFF_FIELD_TYPE_LIST;
+    sp.f[0][2] = 0;
+    uint32_t li[3] = {2, 1, 2}; /* the root lists A and B */
+    memcpy(sp.li, li, sizeof li);
+    sp.nli = 3;
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_E_LAYOUT);
+    assert_non_null(strstr(err.message, "field 1 is used by two structs"));
+    relic_buf_free(&b);
+}
+
 static void test_inline_and_exported_getters_agree(void **state)
 {
     (void)state;
@@ -408,6 +512,9 @@ int main(void)
         cmocka_unit_test(test_runs_sharing_a_field_are_rejected),
         cmocka_unit_test(test_unreached_structs_and_fields_are_checked),
         cmocka_unit_test(test_fixed_size_values_are_range_checked),
+        cmocka_unit_test(test_struct_order_does_not_change_the_answer),
+        cmocka_unit_test(test_struct_named_twice_in_order_is_rejected),
+        cmocka_unit_test(test_field_in_two_ordered_structs_is_rejected),
         cmocka_unit_test(test_inline_and_exported_getters_agree),
         cmocka_unit_test(test_event_and_document_paths_write_the_same_bytes),
         cmocka_unit_test(test_errors_in_the_common_shape_keep_their_path),

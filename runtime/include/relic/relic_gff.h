@@ -46,10 +46,13 @@ typedef struct relic_gff_doc {
  *  RELIC_GFF_MAX_DEPTH, no struct reached twice (cycles and shared
  *  sub-structs are rejected, so work is linear in the file size), no field
  *  used by two structs. Duplicate labels in one struct go to warn (may be
- *  NULL) and are not fatal. scratch supplies (struct_count + field_count)/8
- *  bytes of bitmaps when that is above 8 KiB (below, they are on the stack)
- *  and, with warn, 4 bytes per label (a buffer arena never mallocs);
- *  nothing of it is kept.
+ *  NULL) and are not fatal. Work: one pass over the structs in index order
+ *  when every struct comes after the struct that holds it (what writers
+ *  do), else a walk from the root; linear either way. scratch supplies
+ *  struct_count + field_count/8 bytes (a depth byte per struct, a bit per
+ *  field) when that is above 8 KiB (below, they are on the stack) and,
+ *  with warn, 4 bytes per label (a buffer arena never mallocs); nothing of
+ *  it is kept.
  *  Errors: those of relic_gff_validate, RELIC_E_INDEX, RELIC_E_LAYOUT,
  *  RELIC_E_LIMIT (depth), RELIC_E_NOMEM (scratch), each naming the path
  *  (structs[3].fields[2] ...) and byte offset. */
