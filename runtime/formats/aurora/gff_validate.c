@@ -462,12 +462,13 @@ static relic_status walk(vstate *st, uint32_t s, uint32_t depth, uint32_t from_f
  * returns 0 and relic_gff_open runs the walk, which accepts the file or
  * names the error as before.
  *
- * No check waits on the one before: a field's bit is or-ed into the
- * bitmap (gathered in a register while the fields stay in one 64-bit word)
- * and sharing shows at the end as fewer bits set than fields listed; a
- * child's depth is stored without looking, and a struct reached twice
- * shows as more references than structs once every struct was found
- * reached (a struct with no reference has depth 0 when its turn comes).
+ * A field's bit is tested and set in a register while the fields stay in
+ * one 64-bit word of the bitmap, so a field listed twice stops the pass at
+ * once (each field's value is checked once). A child's depth is stored
+ * without looking: a struct reached twice shows as more references than
+ * structs but the root (the pass stops as soon as there are, so the work
+ * stays linear), since a struct with no reference from before it has
+ * depth 0 when its turn comes.
  * depth (zeroed, struct_count bytes) holds 1 + each struct's depth;
  * claimed (zeroed, a bit per field, whole words) the fields some struct
  * lists. */
@@ -501,7 +502,7 @@ static inline int fast_value(fast_state *fs, uint32_t s, unsigned child, unsigne
             fs->depth[c] = (uint8_t)child;
         }
         fs->refs += n;
-        return 1;
+        return fs->refs < d->struct_count; /* else some struct twice: stop before that work grows */
     }
     return value_ok(d, type, v);
 }
@@ -512,7 +513,7 @@ static int fast_pass(const relic_gff_doc *d, uint8_t *depth, uint64_t *claimed, 
     const uint32_t nstructs = d->struct_count, nfields = d->field_count;
     const uint8_t *fields = d->v.fields;
     fast_state fs = {d, depth, 0};
-    uint64_t listed = 0, acc = 0;
+    uint64_t listed = 0, acc = claimed[0];
     uint32_t word = 0;
     unsigned deepest = 1;
     depth[0] = 1;
@@ -534,10 +535,11 @@ static int fast_pass(const relic_gff_doc *d, uint8_t *depth, uint64_t *claimed, 
             const uint32_t f = relic_load_u32le(fi + 4 * (size_t)i);
             if (f >= nfields) return 0;
             if (f / 64 != word) {
-                claimed[word] |= acc;
+                claimed[word] = acc;
                 word = f / 64;
-                acc = 0;
+                acc = claimed[word];
             }
+            if (acc & (uint64_t)1 << (f % 64)) return 0; /* listed twice */
             acc |= (uint64_t)1 << (f % 64);
             const uint8_t *fp = fields + (size_t)f * GFF_FIELD_SIZE;
             const uint32_t type = relic_load_u32le(fp);
@@ -551,16 +553,13 @@ static int fast_pass(const relic_gff_doc *d, uint8_t *depth, uint64_t *claimed, 
                 label_stamp[l] = stamp;
             }
     }
-    claimed[word] |= acc;
+    claimed[word] = acc;
     /* every struct was reached, by nstructs - 1 references at least: more
      * means one was reached twice */
     if (fs.refs != (uint64_t)nstructs - 1) return 0;
-    uint64_t set = 0;
-    const size_t words = ((size_t)nfields + 63) / 64;
-    for (size_t w = 0; w < words; w++) set += (uint64_t)__builtin_popcountll(claimed[w]);
-    if (set != listed) return 0; /* a field listed twice */
     /* fields no struct lists: their values, as check_unreached does */
-    for (uint32_t w = 0; set < nfields && w < words; w++) {
+    const size_t words = ((size_t)nfields + 63) / 64;
+    for (uint32_t w = 0; listed < nfields && w < words; w++) {
         for (uint64_t free = ~claimed[w]; free; free &= free - 1) {
             const uint32_t f = w * 64 + (uint32_t)__builtin_ctzll(free);
             if (f >= nfields) break;
