@@ -324,6 +324,65 @@ static void test_field_in_two_ordered_structs_is_rejected(void **state)
     relic_buf_free(&b);
 }
 
+/* The writer's label table grows with the distinct labels (from 256
+ * slots): 600 labels over 900 fields, each written once, first-use order,
+ * every field naming its own. */
+static void test_writer_labels_past_the_first_table(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    relic_arena a;
+    relic_arena_init_heap(&a, 0);
+    relic_gff_tstruct *root = relic_arena_alloc(&a, sizeof *root, 8);
+    relic_gff_tfield *list = relic_arena_alloc(&a, sizeof *list, 8);
+    root->id = RELIC_GFF_NONE;
+    root->field_count = 1;
+    root->fields = list;
+    list->type = RELIC_GFF_FIELD_TYPE_LIST;
+    strcpy(list->label, "Items");
+    list->v.list.count = N;
+    list->v.list.items = relic_arena_array(&a, N, sizeof *list->v.list.items, 8);
+    for (uint32_t i = 0; i < N; i++) {
+        relic_gff_tstruct *s = relic_arena_alloc(&a, sizeof *s, 8);
+        s->field_count = 3;
+        s->fields = relic_arena_array(&a, 3, sizeof *s->fields, 8);
+        for (uint32_t k = 0; k < 3; k++) {
+            s->fields[k].type = RELIC_GFF_FIELD_TYPE_DWORD;
+            s->fields[k].v.u = i * 3 + k;
+        }
+        snprintf(s->fields[0].label, sizeof s->fields[0].label, "A%u", (unsigned)i);
+        snprintf(s->fields[1].label, sizeof s->fields[1].label, "Label_B_%u", (unsigned)i);
+        strcpy(s->fields[2].label, "Shared");
+        list->v.list.items[i] = s;
+    }
+    relic_gff_tree t;
+    memset(&t, 0, sizeof t);
+    memcpy(t.file_type, "UTC ", 4);
+    t.root = root;
+    relic_buf out;
+    relic_error err;
+    relic_gff_doc d;
+    relic_buf_init(&out, 0);
+    assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &a, &out, NULL, &err), RELIC_OK);
+    assert_int_equal(relic_gff_open(out.data, out.size, &a, NULL, NULL, &d, &err), RELIC_OK);
+    assert_int_equal(d.v.labels_count, 1 + 2 * N + 1);
+    for (uint32_t i = 0; i < N; i++) {
+        const uint32_t s = 1 + i; /* list elements in order */
+        for (uint32_t k = 0; k < 3; k++) {
+            uint32_t f = relic_gff_struct_field(&d, s, k);
+            size_t len;
+            const char *label = relic_gff_field_label(&d, f, &len);
+            assert_int_equal(len, strlen(list->v.list.items[i]->fields[k].label));
+            assert_memory_equal(label, list->v.list.items[i]->fields[k].label, len);
+            uint64_t u;
+            assert_int_equal(relic_gff_get_uint(&d, f, &u, &err), RELIC_OK);
+            assert_int_equal(u, i * 3 + k);
+        }
+    }
+    relic_buf_free(&out);
+    relic_arena_release(&a);
+}
+
 static void test_inline_and_exported_getters_agree(void **state)
 {
     (void)state;
@@ -515,6 +574,7 @@ int main(void)
         cmocka_unit_test(test_struct_order_does_not_change_the_answer),
         cmocka_unit_test(test_struct_named_twice_in_order_is_rejected),
         cmocka_unit_test(test_field_in_two_ordered_structs_is_rejected),
+        cmocka_unit_test(test_writer_labels_past_the_first_table),
         cmocka_unit_test(test_inline_and_exported_getters_agree),
         cmocka_unit_test(test_event_and_document_paths_write_the_same_bytes),
         cmocka_unit_test(test_errors_in_the_common_shape_keep_their_path),
