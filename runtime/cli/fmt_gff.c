@@ -188,19 +188,20 @@ static int text_encoding(relic_gff_encoding *enc)
 static int gff_to_json(const cli_input *in, relic_buf *out)
 {
     relic_arena a;
+    cli_huge_arena mem; /* the struct graph's bits and the printer's scratch */
     relic_gff_doc d;
     relic_gff_encoding enc;
     relic_error err;
     int rc = 0;
     if (text_encoding(&enc)) return 1;
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    cli_huge_arena_init(&mem, &a);
     if (open_doc(in, &a, &d, NULL)) rc = 1;
-    else if ((cli_tlk_current ? relic_gff_json_print_doc_strrefs(&d, enc, cli_tlk_strref_text, (void *)cli_tlk_current, out, &err)
-                              : relic_gff_json_print_doc(&d, enc, out, &err)) != RELIC_OK) { /* --tlk: fmt_tlk.c */
+    else if ((cli_tlk_current ? relic_gff_json_print_doc_strrefs_in(&d, enc, cli_tlk_strref_text, (void *)cli_tlk_current, out, &a, &err)
+                              : relic_gff_json_print_doc_in(&d, enc, out, &a, &err)) != RELIC_OK) { /* --tlk: fmt_tlk.c */
         if (!cli_json_write_failed(out)) cli_error(in->path, &err);
         rc = 1;
     }
-    relic_arena_release(&a);
+    cli_huge_arena_release(&mem, &a);
     return rc;
 }
 
