@@ -221,12 +221,20 @@ static int is_half_above(double a, int k, unsigned long long fl)
 /* The fast path: 1 with the text in out, 0 when too close to call. */
 static int fast_path(double a, int negative, char *out, size_t *len)
 {
-    long double la = a, up = nextafter(a, INFINITY), down = nextafter(a, 0.0);
+    /* the neighbours and binary exponent from the bits (a is normal and
+     * positive: one up from DBL_MAX is infinity), as nextafter and frexp
+     * give them, without their calls */
+    uint64_t bits;
+    double upd, downd;
+    memcpy(&bits, &a, sizeof bits);
+    const uint64_t ub = bits + 1, db = bits - 1;
+    memcpy(&upd, &ub, sizeof upd);
+    memcpy(&downd, &db, sizeof downd);
+    long double la = a, up = upd, down = downd;
     long double hi = (la + up) / 2, lo = (la + down) / 2;  /* exact in long double */
     if (isinf(up)) hi = la + (la - (long double)down) / 2; /* DBL_MAX: the boundary to infinity */
-    int e2, e;
-    frexp(a, &e2);
-    e = (int)floor((e2 - 1) * 0.30102999566398120); /* floor(log10(a)) or one less */
+    const int e2 = (int)(bits >> 52) - 1022;               /* frexp's exponent */
+    int e = (int)floor((e2 - 1) * 0.30102999566398120);    /* floor(log10(a)) or one less */
     if (e + 1 >= 0 ? (e + 1 <= 340 && la >= pow10_ld[e + 1]) : (-(e + 1) <= 340 && la * pow10_ld[-(e + 1)] >= 1.0L)) e++;
     for (int p = 15; p <= 17; p++) {
         int k = e - p + 1; /* candidate m * 10^k with p digits */
