@@ -383,6 +383,43 @@ static void test_writer_labels_past_the_first_table(void **state)
     relic_arena_release(&a);
 }
 
+/* relic_gff_struct_fields gives each struct's field indices in place, the
+ * ones relic_gff_struct_field gives: from the field indices (a list out of
+ * order), from the struct's own record (one field), none (no field). */
+static void test_struct_fields_in_place_agree(void **state)
+{
+    (void)state;
+    relic_gff_doc d;
+    relic_error err;
+    relic_buf b;
+    spec sp = base_spec();
+    sp.fi[0] = 2;
+    sp.fi[1] = 0;
+    sp.fi[2] = 1;
+    sp.ns = 3;
+    sp.s[1][1] = RELIC_GFF_NONE; /* struct 1: no field */
+    sp.s[1][2] = 0;
+    sp.s[2][1] = 1; /* struct 2: one field (index 1 in its record): unreached */
+    sp.s[2][2] = 1;
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_OK);
+    for (uint32_t s = 0; s < d.struct_count; s++) {
+        uint32_t n = 99;
+        const uint8_t *p = relic_gff_struct_fields(&d, s, &n);
+        assert_int_equal(n, relic_gff_doc_struct_field_count(&d, s));
+        for (uint32_t i = 0; i < n; i++) assert_int_equal(relic_load_u32le(p + 4 * i), relic_gff_struct_field(&d, s, i));
+    }
+    uint32_t n;
+    const uint8_t *p = relic_gff_struct_fields(&d, 0, &n);
+    assert_int_equal(n, 3);
+    assert_int_equal(relic_load_u32le(p), 2);
+    p = relic_gff_struct_fields(&d, 2, &n);
+    assert_int_equal(n, 1);
+    assert_int_equal(relic_load_u32le(p), 1);
+    relic_gff_struct_fields(&d, 1, &n);
+    assert_int_equal(n, 0);
+    relic_buf_free(&b);
+}
+
 static void test_inline_and_exported_getters_agree(void **state)
 {
     (void)state;
@@ -575,6 +612,7 @@ int main(void)
         cmocka_unit_test(test_struct_named_twice_in_order_is_rejected),
         cmocka_unit_test(test_field_in_two_ordered_structs_is_rejected),
         cmocka_unit_test(test_writer_labels_past_the_first_table),
+        cmocka_unit_test(test_struct_fields_in_place_agree),
         cmocka_unit_test(test_inline_and_exported_getters_agree),
         cmocka_unit_test(test_event_and_document_paths_write_the_same_bytes),
         cmocka_unit_test(test_errors_in_the_common_shape_keep_their_path),

@@ -83,15 +83,17 @@ static void make_tree(relic_arena *a, uint32_t n, relic_gff_tree *t)
     t->root = root;
 }
 
-/* Every field of every struct through the typed getters. */
+/* Every field of every struct through the typed getters, each struct's
+ * fields by relic_gff_struct_fields. */
 static double visit(const relic_gff_doc *d)
 {
     double sum = 0;
     relic_error err;
     for (uint32_t s = 0; s < d->struct_count; s++) {
-        uint32_t n = relic_gff_doc_struct_field_count(d, s);
+        uint32_t n;
+        const uint8_t *fields = relic_gff_struct_fields(d, s, &n);
         for (uint32_t i = 0; i < n; i++) {
-            uint32_t f = relic_gff_struct_field(d, s, i);
+            uint32_t f = relic_load_u32le(fields + 4 * (size_t)i);
             uint64_t u;
             int64_t v;
             float fl;

@@ -80,6 +80,19 @@ static inline uint32_t relic_gff_struct_field(const relic_gff_doc *d, uint32_t s
     return relic_load_u32le(p + 8) == 1 ? data : relic_load_u32le(d->v.field_indices + (size_t)data + 4 * (size_t)i);
 }
 
+/** Struct s's field indices in place, for walking every field: *n of
+ *  them, each a little-endian u32 (relic_load_u32le(p + 4 * i) is
+ *  relic_gff_struct_field(d, s, i)), read from the field indices or, for a
+ *  struct of one field, from its own record (BioWare GFF spec §3.3: a
+ *  struct of one field holds that field's index). s < d->struct_count.
+ *  Plain loads (inline); no allocation. */
+static inline const uint8_t *relic_gff_struct_fields(const relic_gff_doc *d, uint32_t s, uint32_t *n)
+{
+    const uint8_t *p = d->v.structs + 12 * (size_t)s;
+    *n = relic_load_u32le(p + 8);
+    return *n == 1 ? p + 4 : d->v.field_indices + relic_load_u32le(p + 4);
+}
+
 /** Field f (< d->field_count): its type id (relic_gff_field_type enum), and
  *  its label (up to 16 bytes, not NUL-terminated: length in *len). */
 static inline uint32_t relic_gff_field_type_of(const relic_gff_doc *d, uint32_t f)
