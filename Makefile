@@ -343,6 +343,7 @@ bench: deps
 	$(BENCH_ENV) HELLO=$(BUILD)/bench/hello_static sh tests/bench/startup.sh
 	$(BENCH_ENV) sh tests/bench/terrain.sh
 	$(BENCH_ENV) sh tests/bench/bake.sh
+	$(BENCH_ENV) sh tests/bench/gff_commands.sh
 	$(BENCH_ENV) sh tests/bench/audio_memory.sh
 	@$(MAKE) --no-print-directory all $(BUILD)/bench/bench_bwm $(BUILD)/bench/bench_lzss $(BUILD)/bench/bench_audio $(BUILD)/bench/bench_gff $(BUILD)/bench/bench_trn $(BUILD)/bench/bench_grf $(BUILD)/bench/bench_mutate $(BUILD)/bench/bench_wtd $(BUILD)/bench/bench_tpm
 	$(BENCH_ENV) $(BUILD)/bench/bench_bwm

@@ -220,6 +220,206 @@ static void test_fixed_size_values_are_range_checked(void **state)
     relic_buf_free(&b);
 }
 
+/* Root -> A -> B by Struct fields, laid out as spec says: struct i has
+ * field i, field i (for i < 2) a Struct field naming target[i], field 2 a
+ * dword. */
+static spec chain_spec(uint32_t a, uint32_t b)
+{
+    spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.ns = 3;
+    sp.nf = 3;
+    sp.nl = 1;
+    sp.labels[0] = "S";
+    for (int k = 0; k < 3; k++) {
+        sp.s[k][0] = k ? (uint32_t)k : RELIC_GFF_NONE;
+        sp.s[k][2] = 1;
+    }
+    /* root's field 0 -> a; a's field 1 -> b; b's field 2: a dword */
+    sp.s[0][1] = 0;
+    sp.s[a][1] = 1;
+    sp.s[b][1] = 2;
+    uint32_t f[3][3] = {{RELIC_GFF_FIELD_TYPE_STRUCT, 0, a}, {RELIC_GFF_FIELD_TYPE_STRUCT, 0, b}, {RELIC_GFF_FIELD_TYPE_DWORD, 0, 5}};
+    memcpy(sp.f, f, sizeof f);
+    return sp;
+}
+
+/* relic_gff_open's linear pass takes files whose structs come after their
+ * parent; any other order goes through the walk: the same answer. */
+static void test_struct_order_does_not_change_the_answer(void **state)
+{
+    (void)state;
+    relic_gff_doc d;
+    relic_error err;
+    relic_buf b;
+    spec sp = chain_spec(1, 2); /* each struct after its parent */
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_OK);
+    assert_int_equal(d.reachable, 3);
+    assert_int_equal(d.max_depth, 2);
+    relic_buf_free(&b);
+    sp = chain_spec(2, 1); /* B (struct 1) before its parent A (struct 2) */
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_OK);
+    assert_int_equal(d.reachable, 3);
+    assert_int_equal(d.max_depth, 2);
+    relic_buf_free(&b);
+    /* A no longer names B: B is unreached, still checked, not an error */
+    sp = chain_spec(1, 2);
+    sp.f[1][0] = RELIC_GFF_FIELD_TYPE_INT;
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_OK);
+    assert_int_equal(d.reachable, 2);
+    assert_int_equal(d.max_depth, 1);
+    relic_buf_free(&b);
+}
+
+/* A struct named by two fields, each in a struct before it (what the
+ * linear pass sees as one reference too many): the walk's error. */
+static void test_struct_named_twice_in_order_is_rejected(void **state)
+{
+    (void)state;
+    relic_gff_doc d;
+    relic_error err;
+    relic_buf b;
+    spec sp = chain_spec(1, 2);
+    sp.nf = 4;
+    sp.s[0][1] = 0; /* root lists fields 0 and 3: a field-index list */
+    sp.s[0][2] = 2;
+    sp.fi[0] = 0;
+    sp.fi[1] = 3;
+    sp.nfi = 2;
+    sp.f[3][0] = RELIC_GFF_FIELD_TYPE_STRUCT;
+    sp.f[3][2] = 2; /* the root names B too, as A does */
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_E_LAYOUT);
+    assert_non_null(strstr(err.message, "struct 2 is reached a second time"));
+    relic_buf_free(&b);
+    /* a list naming a struct a Struct field names already */
+    sp.f[3][0] = RELIC_GFF_FIELD_TYPE_LIST;
+    sp.f[3][2] = 0;
+    sp.li[0] = 1;
+    sp.li[1] = 1;
+    sp.nli = 2;
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_E_LAYOUT);
+    assert_non_null(strstr(err.message, "struct 1 is reached a second time"));
+    relic_buf_free(&b);
+}
+
+/* A field listed by two structs that each come after their parent: the
+ * linear pass counts fewer fields than listed; the walk names it. */
+static void test_field_in_two_ordered_structs_is_rejected(void **state)
+{
+    (void)state;
+    relic_gff_doc d;
+    relic_error err;
+    relic_buf b;
+    spec sp = chain_spec(1, 2);
+    sp.s[2][1] = 1; /* B lists A's field 1 (a Struct field naming B itself) */
+    sp.f[1][0] = RELIC_GFF_FIELD_TYPE_DWORD;
+    sp.f[1][2] = 0;
+    sp.f[0][0] = RELIC_GFF_FIELD_TYPE_LIST;
+    sp.f[0][2] = 0;
+    uint32_t li[3] = {2, 1, 2}; /* the root lists A and B */
+    memcpy(sp.li, li, sizeof li);
+    sp.nli = 3;
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_E_LAYOUT);
+    assert_non_null(strstr(err.message, "field 1 is used by two structs"));
+    relic_buf_free(&b);
+}
+
+/* The writer's label table grows with the distinct labels (from 256
+ * slots): 600 labels over 900 fields, each written once, first-use order,
+ * every field naming its own. */
+static void test_writer_labels_past_the_first_table(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    relic_arena a;
+    relic_arena_init_heap(&a, 0);
+    relic_gff_tstruct *root = relic_arena_alloc(&a, sizeof *root, 8);
+    relic_gff_tfield *list = relic_arena_alloc(&a, sizeof *list, 8);
+    root->id = RELIC_GFF_NONE;
+    root->field_count = 1;
+    root->fields = list;
+    list->type = RELIC_GFF_FIELD_TYPE_LIST;
+    strcpy(list->label, "Items");
+    list->v.list.count = N;
+    list->v.list.items = relic_arena_array(&a, N, sizeof *list->v.list.items, 8);
+    for (uint32_t i = 0; i < N; i++) {
+        relic_gff_tstruct *s = relic_arena_alloc(&a, sizeof *s, 8);
+        s->field_count = 3;
+        s->fields = relic_arena_array(&a, 3, sizeof *s->fields, 8);
+        for (uint32_t k = 0; k < 3; k++) {
+            s->fields[k].type = RELIC_GFF_FIELD_TYPE_DWORD;
+            s->fields[k].v.u = i * 3 + k;
+        }
+        snprintf(s->fields[0].label, sizeof s->fields[0].label, "A%u", (unsigned)i);
+        snprintf(s->fields[1].label, sizeof s->fields[1].label, "Label_B_%u", (unsigned)i);
+        strcpy(s->fields[2].label, "Shared");
+        list->v.list.items[i] = s;
+    }
+    relic_gff_tree t;
+    memset(&t, 0, sizeof t);
+    memcpy(t.file_type, "UTC ", 4);
+    t.root = root;
+    relic_buf out;
+    relic_error err;
+    relic_gff_doc d;
+    relic_buf_init(&out, 0);
+    assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &a, &out, NULL, &err), RELIC_OK);
+    assert_int_equal(relic_gff_open(out.data, out.size, &a, NULL, NULL, &d, &err), RELIC_OK);
+    assert_int_equal(d.v.labels_count, 1 + 2 * N + 1);
+    for (uint32_t i = 0; i < N; i++) {
+        const uint32_t s = 1 + i; /* list elements in order */
+        for (uint32_t k = 0; k < 3; k++) {
+            uint32_t f = relic_gff_struct_field(&d, s, k);
+            size_t len;
+            const char *label = relic_gff_field_label(&d, f, &len);
+            assert_int_equal(len, strlen(list->v.list.items[i]->fields[k].label));
+            assert_memory_equal(label, list->v.list.items[i]->fields[k].label, len);
+            uint64_t u;
+            assert_int_equal(relic_gff_get_uint(&d, f, &u, &err), RELIC_OK);
+            assert_int_equal(u, i * 3 + k);
+        }
+    }
+    relic_buf_free(&out);
+    relic_arena_release(&a);
+}
+
+/* relic_gff_struct_fields gives each struct's field indices in place, the
+ * ones relic_gff_struct_field gives: from the field indices (a list out of
+ * order), from the struct's own record (one field), none (no field). */
+static void test_struct_fields_in_place_agree(void **state)
+{
+    (void)state;
+    relic_gff_doc d;
+    relic_error err;
+    relic_buf b;
+    spec sp = base_spec();
+    sp.fi[0] = 2;
+    sp.fi[1] = 0;
+    sp.fi[2] = 1;
+    sp.ns = 3;
+    sp.s[1][1] = RELIC_GFF_NONE; /* struct 1: no field */
+    sp.s[1][2] = 0;
+    sp.s[2][1] = 1; /* struct 2: one field (index 1 in its record): unreached */
+    sp.s[2][2] = 1;
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_OK);
+    for (uint32_t s = 0; s < d.struct_count; s++) {
+        uint32_t n = 99;
+        const uint8_t *p = relic_gff_struct_fields(&d, s, &n);
+        assert_int_equal(n, relic_gff_doc_struct_field_count(&d, s));
+        for (uint32_t i = 0; i < n; i++) assert_int_equal(relic_load_u32le(p + 4 * i), relic_gff_struct_field(&d, s, i));
+    }
+    uint32_t n;
+    const uint8_t *p = relic_gff_struct_fields(&d, 0, &n);
+    assert_int_equal(n, 3);
+    assert_int_equal(relic_load_u32le(p), 2);
+    p = relic_gff_struct_fields(&d, 2, &n);
+    assert_int_equal(n, 1);
+    assert_int_equal(relic_load_u32le(p), 1);
+    relic_gff_struct_fields(&d, 1, &n);
+    assert_int_equal(n, 0);
+    relic_buf_free(&b);
+}
+
 static void test_inline_and_exported_getters_agree(void **state)
 {
     (void)state;
@@ -408,6 +608,11 @@ int main(void)
         cmocka_unit_test(test_runs_sharing_a_field_are_rejected),
         cmocka_unit_test(test_unreached_structs_and_fields_are_checked),
         cmocka_unit_test(test_fixed_size_values_are_range_checked),
+        cmocka_unit_test(test_struct_order_does_not_change_the_answer),
+        cmocka_unit_test(test_struct_named_twice_in_order_is_rejected),
+        cmocka_unit_test(test_field_in_two_ordered_structs_is_rejected),
+        cmocka_unit_test(test_writer_labels_past_the_first_table),
+        cmocka_unit_test(test_struct_fields_in_place_agree),
         cmocka_unit_test(test_inline_and_exported_getters_agree),
         cmocka_unit_test(test_event_and_document_paths_write_the_same_bytes),
         cmocka_unit_test(test_errors_in_the_common_shape_keep_their_path),

@@ -16,6 +16,21 @@ enum { EXIT_VALID = 0,
 /* Largest arena for one decoded file. */
 #define CLI_ARENA_LIMIT ((size_t)4 << 30)
 
+/* A command's memory for one large job (a bake, a GFF from JSON): one
+ * reservation of address space the size of CLI_ARENA_LIMIT, backed by
+ * transparent huge pages as it is touched, as a buffer arena. Taken 4 KiB
+ * page by page, as heap arena blocks are, the page faults of a few MB of
+ * fresh memory cost more CPU on a virtual machine than the work itself (a
+ * 2 MiB page costs about what two 4 KiB faults do). Where the system has
+ * no such mapping, a heap arena with that limit (runtime/cli/scratch.c). */
+typedef struct cli_huge_arena {
+    void *map;
+    size_t map_size;
+} cli_huge_arena;
+void cli_huge_arena_init(cli_huge_arena *m, relic_arena *a);
+/* Release the arena and the reservation. */
+void cli_huge_arena_release(cli_huge_arena *m, relic_arena *a);
+
 /* One loaded input: its bytes and its format. */
 typedef struct cli_input {
     const char *path;

@@ -7,10 +7,8 @@
  * mapped input and the output streams the other packets' bytes from there
  * (relic_trn_write_replacing), with no model of the whole file and no
  * output buffer; the packets' layout is the one the model's writer gives. */
-#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, MAP_NORESERVE, madvise */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "relic_gen.h"
 #include "trn_cli.h"
@@ -58,47 +56,6 @@ static void count(void *ctx, const relic_error *e)
     checked *c = ctx;
     c->seen++;
     cli_error(c->file, e);
-}
-
-/* The bake's memory: one reservation of address space the size of the
- * arena limit, backed by transparent huge pages as it is touched. The bake
- * touches a few MB of fresh memory (inflated walkmesh, its copies, path
- * tables, zlib's state, the deflated packet); taken 4 KiB page by page, as
- * heap arena blocks are, those page faults cost more CPU than the bake
- * itself on a virtual machine (a 2 MiB page costs about what two 4 KiB
- * faults do). Where the system has no such mapping, the heap arena. */
-typedef struct bake_memory {
-    void *map;
-    size_t map_size;
-} bake_memory;
-
-#define BAKE_HUGE_PAGE ((size_t)2 << 20)
-
-static void bake_memory_init(bake_memory *m, relic_arena *a)
-{
-    m->map = NULL;
-    m->map_size = 0;
-#if defined(MAP_ANONYMOUS) && defined(MAP_NORESERVE) && defined(MADV_HUGEPAGE)
-    if (sizeof(size_t) >= 8) {
-        size_t size = CLI_ARENA_LIMIT + BAKE_HUGE_PAGE;
-        void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (p != MAP_FAILED) {
-            uint8_t *start = (uint8_t *)(((uintptr_t)p + BAKE_HUGE_PAGE - 1) & ~(uintptr_t)(BAKE_HUGE_PAGE - 1));
-            (void)madvise(start, CLI_ARENA_LIMIT, MADV_HUGEPAGE); /* advice: without it, 4 KiB pages */
-            m->map = p;
-            m->map_size = size;
-            relic_arena_init_buffer(a, start, CLI_ARENA_LIMIT);
-            return;
-        }
-    }
-#endif
-    relic_arena_init_heap(a, CLI_ARENA_LIMIT);
-}
-
-static void bake_memory_release(bake_memory *m, relic_arena *a)
-{
-    relic_arena_release(a);
-    if (m->map) munmap(m->map, m->map_size);
 }
 
 /* v with packet `packet` replaced by aswm, written atomically to out_path. */
@@ -157,14 +114,14 @@ int cmd_bake(int argc, char **argv)
         return EXIT_INVALID;
     }
     relic_arena a;
-    bake_memory mem;
+    cli_huge_arena mem; /* the bake's memory: its page faults cost more than the bake */
     relic_trn_view v;
     relic_trn_packet aswm = {0};
     relic_trn_aswm w, baked;
     relic_error err;
     size_t packet;
     int rc = EXIT_INVALID;
-    bake_memory_init(&mem, &a);
+    cli_huge_arena_init(&mem, &a);
     if (cli_schema_view(&cli_format_trn, &in, &v)) goto out;
     if (relic_trn_view_aswm_read(&v, CLI_TRN_ASWM_LIMIT, &a, &w, &packet, &err) != RELIC_OK) {
         if (err.code == RELIC_E_ARGUMENT) cli_error(in_path, &err); /* no ASWM packet */
@@ -201,7 +158,7 @@ int cmd_bake(int argc, char **argv)
         printf("%s: %zu triangles in %u x %u tiles, %zu islands\n", out_path, baked.triangles_count, (unsigned)baked.grid_width,
                (unsigned)baked.grid_height, baked.islands_count);
 out:
-    bake_memory_release(&mem, &a);
+    cli_huge_arena_release(&mem, &a);
     cli_unload(&in);
     return rc;
 }

@@ -60,10 +60,11 @@ static int write_tree(const relic_gff_tree *t, relic_gff_layout layout, const ch
     relic_buf out;
     relic_error err;
     relic_arena a;
+    cli_huge_arena mem; /* the writer's scratch and the output: fresh MBs */
     relic_gff_doc check;
     int rc;
-    relic_buf_init(&out, 0);
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    cli_huge_arena_init(&mem, &a);
+    relic_buf_init_arena(&out, &a, 0);
     if (relic_gff_write_tree(t, layout, &a, &out, NULL, &err) != RELIC_OK) {
         cli_error(out_path, &err);
         rc = 1;
@@ -73,8 +74,8 @@ static int write_tree(const relic_gff_tree *t, relic_gff_layout layout, const ch
     } else {
         rc = cli_write(out_path, out.data, out.size, in_path);
     }
-    relic_arena_release(&a);
     relic_buf_free(&out);
+    cli_huge_arena_release(&mem, &a);
     return rc;
 }
 
@@ -187,19 +188,20 @@ static int text_encoding(relic_gff_encoding *enc)
 static int gff_to_json(const cli_input *in, relic_buf *out)
 {
     relic_arena a;
+    cli_huge_arena mem; /* the struct graph's bits and the printer's scratch */
     relic_gff_doc d;
     relic_gff_encoding enc;
     relic_error err;
     int rc = 0;
     if (text_encoding(&enc)) return 1;
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    cli_huge_arena_init(&mem, &a);
     if (open_doc(in, &a, &d, NULL)) rc = 1;
-    else if ((cli_tlk_current ? relic_gff_json_print_doc_strrefs(&d, enc, cli_tlk_strref_text, (void *)cli_tlk_current, out, &err)
-                              : relic_gff_json_print_doc(&d, enc, out, &err)) != RELIC_OK) { /* --tlk: fmt_tlk.c */
+    else if ((cli_tlk_current ? relic_gff_json_print_doc_strrefs_in(&d, enc, cli_tlk_strref_text, (void *)cli_tlk_current, out, &a, &err)
+                              : relic_gff_json_print_doc_in(&d, enc, out, &a, &err)) != RELIC_OK) { /* --tlk: fmt_tlk.c */
         if (!cli_json_write_failed(out)) cli_error(in->path, &err);
         rc = 1;
     }
-    relic_arena_release(&a);
+    cli_huge_arena_release(&mem, &a);
     return rc;
 }
 
@@ -209,9 +211,10 @@ static int gff_from_json(const cli_input *in, const char *out_path)
     relic_gff_tree t;
     relic_gff_encoding enc;
     relic_error err;
+    cli_huge_arena mem; /* the tree: about the JSON's size of fresh memory */
     int rc;
     if (text_encoding(&enc)) return 1;
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    cli_huge_arena_init(&mem, &a);
     if (relic_gff_json_read_tree((const char *)in->map.bytes.data, in->map.bytes.size, enc, &a, &t,
                                  &err) != RELIC_OK) {
         cli_report(stdout, in->path, &err);
@@ -219,7 +222,7 @@ static int gff_from_json(const cli_input *in, const char *out_path)
     } else {
         rc = write_tree(&t, t.family, out_path, in->path); /* the "__layout" family, bioware when absent */
     }
-    relic_arena_release(&a);
+    cli_huge_arena_release(&mem, &a);
     return rc;
 }
 

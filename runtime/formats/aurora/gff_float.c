@@ -163,22 +163,87 @@ static const long double pow10_ld[341] = {
 };
 /* clang-format on */
 
+/* floor(x) for 0 <= x < 2^62, as a long double and as an integer. On x87
+ * floorl and the cast each switch the rounding mode (fldcw, which stalls
+ * the FPU: two thirds of this file's time); adding 2^63 rounds to an
+ * integer in the current mode instead, exactly (ulp 1 from 2^63 to 2^64),
+ * and the 64-bit significand of x + 2^63 then holds 2^63 + floor(x). */
+static inline void floor_u64(long double x, long double *fl, unsigned long long *ifl)
+{
+#if LDBL_MANT_DIG == 64 && (defined(__x86_64__) || defined(__i386__))
+    long double r = (x + 0x1p63L) - 0x1p63L; /* x rounded to an integer */
+    if (r > x) r -= 1;
+    const long double biased = r + 0x1p63L;
+    uint64_t significand;
+    memcpy(&significand, &biased, sizeof significand); /* x87 extended: significand first */
+    *fl = r;
+    *ifl = significand - ((uint64_t)1 << 63);
+#else
+    *fl = floorl(x);
+    *ifl = (unsigned long long)*fl;
+#endif
+}
+
+/* 5^k for k in 0..27 (5^27 < 2^63). */
+static const uint64_t pow5_u64[28] = {
+    1ull, 5ull, 25ull, 125ull, 625ull, 3125ull, 15625ull, 78125ull, 390625ull, 1953125ull,
+    9765625ull, 48828125ull, 244140625ull, 1220703125ull, 6103515625ull, 30517578125ull,
+    152587890625ull, 762939453125ull, 3814697265625ull, 19073486328125ull, 95367431640625ull,
+    476837158203125ull, 2384185791015625ull, 11920928955078125ull, 59604644775390625ull,
+    298023223876953125ull, 1490116119384765625ull, 7450580596923828125ull,
+};
+
+/* Is a / 10^k exactly fl + 1/2 (|k| <= 27)? In integers: with a = odd *
+ * 2^e (odd odd), a / 10^k = (2 fl + 1) / 2 exactly when e + 1 = k and odd
+ * = (2 fl + 1) * 5^k (k >= 0), odd * 5^-k = 2 fl + 1 (k < 0): both sides
+ * odd, so the powers of two must match. (An fmal did this, but glibc's
+ * fmal saves and restores the FPU environment: it took most of the time
+ * of values whose decimal is short, which widened floats often are.) */
+static int is_half_above(double a, int k, unsigned long long fl)
+{
+    if (k > 27 || k < -27 || fl >= (1ull << 62)) return 0;
+    uint64_t bits;
+    memcpy(&bits, &a, sizeof bits);
+    const int biased = (int)(bits >> 52 & 0x7FF);
+    uint64_t m = bits & ((1ull << 52) - 1);
+    int e = biased ? biased - 1075 : -1074;
+    if (biased) m |= 1ull << 52;
+    if (m == 0) return 0;
+    while (!(m & 1)) {
+        m >>= 1;
+        e++;
+    }
+    if (e + 1 != k) return 0;
+    const uint64_t odd = 2 * (uint64_t)fl + 1, p5 = pow5_u64[k >= 0 ? k : -k];
+    return k >= 0 ? m % p5 == 0 && m / p5 == odd : odd % p5 == 0 && odd / p5 == m;
+}
+
 /* The fast path: 1 with the text in out, 0 when too close to call. */
 static int fast_path(double a, int negative, char *out, size_t *len)
 {
-    long double la = a, up = nextafter(a, INFINITY), down = nextafter(a, 0.0);
+    /* the neighbours and binary exponent from the bits (a is normal and
+     * positive: one up from DBL_MAX is infinity), as nextafter and frexp
+     * give them, without their calls */
+    uint64_t bits;
+    double upd, downd;
+    memcpy(&bits, &a, sizeof bits);
+    const uint64_t ub = bits + 1, db = bits - 1;
+    memcpy(&upd, &ub, sizeof upd);
+    memcpy(&downd, &db, sizeof downd);
+    long double la = a, up = upd, down = downd;
     long double hi = (la + up) / 2, lo = (la + down) / 2;  /* exact in long double */
     if (isinf(up)) hi = la + (la - (long double)down) / 2; /* DBL_MAX: the boundary to infinity */
-    int e2, e;
-    frexp(a, &e2);
-    e = (int)floor((e2 - 1) * 0.30102999566398120); /* floor(log10(a)) or one less */
+    const int e2 = (int)(bits >> 52) - 1022;               /* frexp's exponent */
+    int e = (int)floor((e2 - 1) * 0.30102999566398120);    /* floor(log10(a)) or one less */
     if (e + 1 >= 0 ? (e + 1 <= 340 && la >= pow10_ld[e + 1]) : (-(e + 1) <= 340 && la * pow10_ld[-(e + 1)] >= 1.0L)) e++;
     for (int p = 15; p <= 17; p++) {
         int k = e - p + 1; /* candidate m * 10^k with p digits */
         if (k > 340 || k < -340) return 0;
-        long double scaled = k >= 0 ? la / pow10_ld[k] : la * pow10_ld[-k];
-        long double fl = floorl(scaled), frac = scaled - fl;
-        unsigned long long m = (unsigned long long)fl + (frac > 0.5L);
+        long double scaled = k >= 0 ? la / pow10_ld[k] : la * pow10_ld[-k], fl;
+        unsigned long long ifl;
+        floor_u64(scaled, &fl, &ifl);
+        long double frac = scaled - fl;
+        unsigned long long m = ifl + (frac > 0.5L);
         /* scaled is within 2^-63 of the exact ratio (two roundings of 2^-64): which
          * way it rounds is too close to call within 4 times that, unless
          * scaled is the exact ratio and an exact tie (a widened f32 such as
@@ -186,9 +251,9 @@ static int fast_path(double a, int negative, char *out, size_t *len)
          * rounds it (10^27 is the largest power of ten long double holds
          * exactly) */
         if (fabsl(frac - 0.5L) <= scaled * 0x1p-61L) {
-            int exact_tie = frac == 0.5L && (k >= 0 ? k <= 27 && fmal(scaled, pow10_ld[k], -la) == 0 : -k <= 27 && fmal(la, pow10_ld[-k], -scaled) == 0);
+            int exact_tie = frac == 0.5L && is_half_above(a, k, ifl);
             if (!exact_tie) return 0;
-            m = (unsigned long long)fl + ((unsigned long long)fl & 1);
+            m = ifl + (ifl & 1);
         }
         if (m == 0) return 0;
         long double cand = k >= 0 ? (long double)m * pow10_ld[k] : (long double)m / pow10_ld[-k];

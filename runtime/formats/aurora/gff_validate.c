@@ -8,11 +8,15 @@
  * a plain load. Work is linear in the file size: every struct, field and
  * list record is looked at a bounded number of times.
  *
- * One walk from the root checks each reached struct and field as it goes
- * (the field array is read once, in the order writers lay it out), then
- * check_unreached does the same for what the walk did not reach. A value is
- * checked by range compares picked by its type's class (value_ok); only
- * what has parts (locstrings, lists) or fails goes through check_field. */
+ * Files whose structs each come after the struct that holds them (every
+ * writer's order) are checked by fast_pass: one loop over the structs in
+ * index order, no recursion. Any other file, and any file with an error,
+ * goes through the walk from the root, which checks each reached struct
+ * and field as it goes, then check_unreached does the same for what the
+ * walk did not reach; the walk's order decides which error is named. A
+ * value is checked by range compares picked by its type's class
+ * (value_ok); only what has parts (locstrings, lists) or fails goes
+ * through check_field. */
 #include <stdarg.h>
 
 #include "relic_gff.h"
@@ -445,6 +449,128 @@ static relic_status walk(vstate *st, uint32_t s, uint32_t depth, uint32_t from_f
     return RELIC_OK;
 }
 
+/* The fast pass: structs in index order, each struct's field list and
+ * fields at once, no recursion. It succeeds only on files whose every
+ * struct but the root is reached from exactly one field of a struct with a
+ * smaller index (the order every writer in the corpus uses: a struct
+ * before the structs it holds) and whose every field is listed by at most
+ * one struct. Then struct index order is a topological order of the graph:
+ * the part reached from the root is a tree holding every struct, each depth
+ * is its parent's plus one, so the walk would accept the file and find the
+ * same depth and count. Anything else (an error, a struct listed before
+ * its parent, an unreached struct, a duplicate label with a warn callback)
+ * returns 0 and relic_gff_open runs the walk, which accepts the file or
+ * names the error as before.
+ *
+ * A field's bit is tested and set in a register while the fields stay in
+ * one 64-bit word of the bitmap, so a field listed twice stops the pass at
+ * once (each field's value is checked once). A child's depth is stored
+ * without looking: a struct reached twice shows as more references than
+ * structs but the root (the pass stops as soon as there are, so the work
+ * stays linear), since a struct with no reference from before it has
+ * depth 0 when its turn comes.
+ * depth (zeroed, struct_count bytes) holds 1 + each struct's depth;
+ * claimed (zeroed, a bit per field, whole words) the fields some struct
+ * lists. */
+typedef struct fast_state {
+    const relic_gff_doc *d;
+    uint8_t *depth;
+    uint64_t refs; /* struct and list references followed */
+} fast_state;
+
+/* A non-inline field's value (type of class cls, DataOrDataOffset v) in a
+ * struct s whose children get depth byte child. */
+static inline int fast_value(fast_state *fs, uint32_t s, unsigned child, unsigned cls, uint32_t type, uint32_t v)
+{
+    const relic_gff_doc *d = fs->d;
+    const uint32_t later = d->struct_count - s - 1; /* structs after s */
+    if (cls == CLASS_STRUCT) {
+        if (v - s - 1 >= later || child > RELIC_GFF_MAX_DEPTH + 1) return 0;
+        fs->depth[v] = (uint8_t)child;
+        fs->refs++;
+        return 1;
+    }
+    if (cls == CLASS_LIST) {
+        const uint64_t li = d->v.list_indices_count;
+        if (v % 4 != 0 || (uint64_t)v / 4 >= li) return 0;
+        const uint8_t *l = d->v.list_indices + v;
+        const uint32_t n = relic_load_u32le(l);
+        if ((uint64_t)v / 4 + 1 + n > li || (n && child > RELIC_GFF_MAX_DEPTH + 1)) return 0;
+        for (uint32_t k = 0; k < n; k++) {
+            const uint32_t c = relic_load_u32le(l + 4 + 4 * (size_t)k);
+            if (c - s - 1 >= later) return 0;
+            fs->depth[c] = (uint8_t)child;
+        }
+        fs->refs += n;
+        return fs->refs < d->struct_count; /* else some struct twice: stop before that work grows */
+    }
+    return value_ok(d, type, v);
+}
+
+static int fast_pass(const relic_gff_doc *d, uint8_t *depth, uint64_t *claimed, uint32_t *label_stamp,
+                     uint32_t *max_depth)
+{
+    const uint32_t nstructs = d->struct_count, nfields = d->field_count;
+    const uint8_t *fields = d->v.fields;
+    fast_state fs = {d, depth, 0};
+    uint64_t listed = 0, acc = claimed[0];
+    uint32_t word = 0;
+    unsigned deepest = 1;
+    depth[0] = 1;
+    for (uint32_t s = 0; s < nstructs; s++) {
+        const uint8_t *sp = d->v.structs + (size_t)s * GFF_STRUCT_SIZE;
+        const uint32_t data = relic_load_u32le(sp + 4), n = relic_load_u32le(sp + 8);
+        const unsigned dep = depth[s];
+        if (dep == 0) return 0; /* not reached yet: a parent after it, or none */
+        deepest = dep > deepest ? dep : deepest;
+        if (n == 0) continue;
+        /* one field: its index is DataOrDataOffset itself */
+        const uint8_t *fi = sp + 4;
+        if (n > 1) {
+            if (data % 4 != 0 || (uint64_t)data / 4 + n > d->v.field_indices_count) return 0;
+            fi = d->v.field_indices + data;
+        }
+        listed += n;
+        for (uint32_t i = 0; i < n; i++) {
+            const uint32_t f = relic_load_u32le(fi + 4 * (size_t)i);
+            if (f >= nfields) return 0;
+            if (f / 64 != word) {
+                claimed[word] = acc;
+                word = f / 64;
+                acc = claimed[word];
+            }
+            if (acc & (uint64_t)1 << (f % 64)) return 0; /* listed twice */
+            acc |= (uint64_t)1 << (f % 64);
+            const uint8_t *fp = fields + (size_t)f * GFF_FIELD_SIZE;
+            const uint32_t type = relic_load_u32le(fp);
+            const unsigned cls = type_class[type];
+            if (cls != CLASS_INLINE && !fast_value(&fs, s, dep + 1, cls, type, relic_load_u32le(fp + 8))) return 0;
+        }
+        if (label_stamp && n > 1)
+            for (uint32_t i = 0, stamp = s + 1; i < n; i++) {
+                const uint32_t l = relic_load_u32le(fields + (size_t)relic_load_u32le(fi + 4 * (size_t)i) * GFF_FIELD_SIZE + 4);
+                if (label_stamp[l] == stamp) return 0; /* a duplicate: the walk warns in its order */
+                label_stamp[l] = stamp;
+            }
+    }
+    claimed[word] = acc;
+    /* every struct was reached, by nstructs - 1 references at least: more
+     * means one was reached twice */
+    if (fs.refs != (uint64_t)nstructs - 1) return 0;
+    /* fields no struct lists: their values, as check_unreached does */
+    const size_t words = ((size_t)nfields + 63) / 64;
+    for (uint32_t w = 0; listed < nfields && w < words; w++) {
+        for (uint64_t free = ~claimed[w]; free; free &= free - 1) {
+            const uint32_t f = w * 64 + (uint32_t)__builtin_ctzll(free);
+            if (f >= nfields) break;
+            const uint8_t *fp = fields + (size_t)f * GFF_FIELD_SIZE;
+            if (!value_ok(d, relic_load_u32le(fp), relic_load_u32le(fp + 8))) return 0;
+        }
+    }
+    *max_depth = deepest - 1;
+    return 1;
+}
+
 relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scratch, relic_report_fn warn,
                             void *warn_ctx, relic_gff_doc *out, relic_error *err)
 {
@@ -457,25 +583,32 @@ relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scrat
     if (d.struct_count == 0)
         return relic_fail(err, RELIC_E_RANGE, 12, "header.struct_count", "a GFF needs at least the top-level struct");
     vstate st = {&d, NULL, NULL, NULL, warn, warn_ctx, err, 0, 0};
-    /* the two bitmaps (the field one with 8 spare bytes for claim_run) on
-     * the stack for the files most are, else from scratch; label stamps
-     * only for a warn callback */
-    uint8_t small[8192];
-    const size_t sbytes = d.v.structs_count / 8 + 1, fbytes = d.v.fields_count / 8 + 9;
-    if (sbytes + fbytes <= sizeof small) {
+    /* the fast pass's depth bytes and field bitmap (8 spare bytes for
+     * claim_run), then the walk's two bitmaps in the same bytes when it
+     * has to run: on the stack for the files most are, else from scratch;
+     * label stamps only for a warn callback */
+    uint64_t small[1024];
+    const size_t sbytes = (d.v.structs_count + 7) & ~(size_t)7, fbytes = (d.v.fields_count / 64 + 2) * 8;
+    uint8_t *mem = (uint8_t *)small;
+    if (sbytes + fbytes <= sizeof small)
         memset(small, 0, sbytes + fbytes);
-        st.struct_seen = small;
-        st.field_seen = small + sbytes;
-    } else {
-        st.struct_seen = relic_arena_alloc(scratch, sbytes, 1);
-        st.field_seen = relic_arena_alloc(scratch, fbytes, 1);
-    }
+    else
+        mem = relic_arena_alloc(scratch, sbytes + fbytes, 8);
     if (warn) st.label_stamp = relic_arena_array(scratch, d.v.labels_count + 1, sizeof *st.label_stamp, 4);
-    if (!st.struct_seen || !st.field_seen || (warn && !st.label_stamp))
+    if (!mem || (warn && !st.label_stamp))
         return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "no scratch memory for the struct graph (%zu structs)",
                           d.v.structs_count);
-    if ((s = walk(&st, 0, 0, 0)) != RELIC_OK) return s;
-    if ((s = check_unreached(&st)) != RELIC_OK) return s;
+    if (fast_pass(&d, mem, (uint64_t *)(void *)(mem + sbytes), st.label_stamp, &st.max_depth)) {
+        st.reachable = d.struct_count;
+    } else {
+        memset(mem, 0, sbytes + fbytes);
+        if (warn) memset(st.label_stamp, 0, (d.v.labels_count + 1) * sizeof *st.label_stamp);
+        st.struct_seen = mem;
+        st.field_seen = mem + sbytes;
+        st.max_depth = 0;
+        if ((s = walk(&st, 0, 0, 0)) != RELIC_OK) return s;
+        if ((s = check_unreached(&st)) != RELIC_OK) return s;
+    }
     d.max_depth = st.max_depth;
     d.reachable = st.reachable;
     *out = d;

@@ -125,25 +125,57 @@ typedef struct wstate {
     relic_buf structs, fields, labels, data, fi, li, stack;
     uint32_t *hash; /* open addressing: label index + 1, 0 = empty */
     size_t hash_mask;
+    relic_arena *scratch; /* where the hash grows */
     const relic_gff_family *fam;
     relic_error *err;
 } wstate;
+
+/* A label's 16 bytes (NUL-padded) hashed as two words: a multiply each,
+ * not one per byte (this runs once per field written). */
+static size_t label_hash(const char key[16])
+{
+    uint64_t a, b;
+    memcpy(&a, key, 8);
+    memcpy(&b, key + 8, 8);
+    const uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full);
+    return (size_t)(h ^ (h >> 29));
+}
+
+/* Twice the slots when the labels reach half of them: the table follows
+ * the distinct labels (a few hundred in real files), not the fields. */
+static int hash_grow(wstate *w)
+{
+    const size_t size = (w->hash_mask + 1) * 2;
+    uint32_t *h = relic_arena_array(w->scratch, size, 4, 4);
+    if (!h) return 0;
+    memset(h, 0, size * 4); /* a rewound arena may hand back used bytes */
+    for (size_t i = 0; i <= w->hash_mask; i++) {
+        const uint32_t e = w->hash[i];
+        if (!e) continue;
+        size_t slot = label_hash((const char *)w->labels.data + (size_t)(e - 1) * 16) & (size - 1);
+        while (h[slot]) slot = (slot + 1) & (size - 1);
+        h[slot] = e;
+    }
+    w->hash = h;
+    w->hash_mask = size - 1;
+    return 1;
+}
 
 static uint32_t label_index(wstate *w, const char *label)
 {
     char key[16] = {0};
     size_t n = strlen(label);
     memcpy(key, label, n);
-    uint64_t h = 1469598103934665603ull;
-    for (int i = 0; i < 16; i++) h = (h ^ (uint8_t)key[i]) * 1099511628211ull;
-    for (size_t slot = (size_t)h & w->hash_mask;; slot = (slot + 1) & w->hash_mask) {
+    for (size_t slot = label_hash(key) & w->hash_mask;; slot = (slot + 1) & w->hash_mask) {
         uint32_t e = w->hash[slot];
         if (e == 0) {
             uint32_t idx = (uint32_t)(w->labels.size / 16);
             relic_buf_append(&w->labels, key, 16);
             /* out of memory: no entry pointing past the labels (the write
              * then fails on labels.failed) */
-            if (!w->labels.failed) w->hash[slot] = idx + 1;
+            if (w->labels.failed) return idx;
+            w->hash[slot] = idx + 1;
+            if ((size_t)(idx + 1) * 2 > w->hash_mask && !hash_grow(w)) w->labels.failed = 1;
             return idx;
         }
         if (memcmp(w->labels.data + (size_t)(e - 1) * 16, key, 16) == 0) return e - 1;
@@ -368,8 +400,8 @@ static relic_status write_sequential(const relic_gff_tree *t, const relic_gff_fa
     if (nfields > UINT32_MAX / 12 || sz.structs > UINT32_MAX / 12 || sz.data > UINT32_MAX || sz.fi > UINT32_MAX / 4 ||
         sz.li > UINT32_MAX / 4)
         return relic_fail(err, RELIC_E_LIMIT, 0, NULL, "the GFF would be larger than 4 GiB");
-    size_t hsize = 16;
-    while (hsize < nfields * 2) hsize *= 2;
+    const size_t hsize = 256;
+    w.scratch = scratch;
     w.hash = relic_arena_array(scratch, hsize, 4, 4);
     w.hash_mask = hsize - 1;
     if (!w.hash) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF");

@@ -46,10 +46,13 @@ typedef struct relic_gff_doc {
  *  RELIC_GFF_MAX_DEPTH, no struct reached twice (cycles and shared
  *  sub-structs are rejected, so work is linear in the file size), no field
  *  used by two structs. Duplicate labels in one struct go to warn (may be
- *  NULL) and are not fatal. scratch supplies (struct_count + field_count)/8
- *  bytes of bitmaps when that is above 8 KiB (below, they are on the stack)
- *  and, with warn, 4 bytes per label (a buffer arena never mallocs);
- *  nothing of it is kept.
+ *  NULL) and are not fatal. Work: one pass over the structs in index order
+ *  when every struct comes after the struct that holds it (what writers
+ *  do), else a walk from the root; linear either way. scratch supplies
+ *  struct_count + field_count/8 bytes (a depth byte per struct, a bit per
+ *  field) when that is above 8 KiB (below, they are on the stack) and,
+ *  with warn, 4 bytes per label (a buffer arena never mallocs); nothing of
+ *  it is kept.
  *  Errors: those of relic_gff_validate, RELIC_E_INDEX, RELIC_E_LAYOUT,
  *  RELIC_E_LIMIT (depth), RELIC_E_NOMEM (scratch), each naming the path
  *  (structs[3].fields[2] ...) and byte offset. */
@@ -75,6 +78,19 @@ static inline uint32_t relic_gff_struct_field(const relic_gff_doc *d, uint32_t s
     const uint8_t *p = d->v.structs + 12 * (size_t)s;
     uint32_t data = relic_load_u32le(p + 4);
     return relic_load_u32le(p + 8) == 1 ? data : relic_load_u32le(d->v.field_indices + (size_t)data + 4 * (size_t)i);
+}
+
+/** Struct s's field indices in place, for walking every field: *n of
+ *  them, each a little-endian u32 (relic_load_u32le(p + 4 * i) is
+ *  relic_gff_struct_field(d, s, i)), read from the field indices or, for a
+ *  struct of one field, from its own record (BioWare GFF spec §3.3: a
+ *  struct of one field holds that field's index). s < d->struct_count.
+ *  Plain loads (inline); no allocation. */
+static inline const uint8_t *relic_gff_struct_fields(const relic_gff_doc *d, uint32_t s, uint32_t *n)
+{
+    const uint8_t *p = d->v.structs + 12 * (size_t)s;
+    *n = relic_load_u32le(p + 8);
+    return *n == 1 ? p + 4 : d->v.field_indices + relic_load_u32le(p + 4);
 }
 
 /** Field f (< d->field_count): its type id (relic_gff_field_type enum), and
