@@ -7,7 +7,9 @@
  * view printer allocates nothing: into a fixed buffer of exactly the
  * text's size it succeeds with no heap call, and a byte less fails with
  * RELIC_E_NOMEM. Streamed through a small sink, the text is the same.
- * Also the output window it writes through (relic_buf_reserve/commit). */
+ * Also the output window it writes through (relic_buf_reserve/commit), and
+ * whole GROFF files: relic_grf_json_print_view's text is relic_grf_json_print's
+ * (seeds, the corpus's GRF and SCN, sections spoiled in turn). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <setjmp.h>

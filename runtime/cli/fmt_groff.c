@@ -2,7 +2,8 @@
  * levels, .scn scenes and savegames), plain or SZDD-compressed: info,
  * check (schema validator, runtime/formats/tres/groff_check.c, then every section with
  * its kind's schema and the rules between sections, runtime/formats/tres/grf_file.c),
- * JSON both ways (sections decoded, runtime/json/grf_json.c), the level as OBJ +
+ * JSON both ways (printed from the sections' views, read back into models:
+ * runtime/json/grf_json.c), the level as OBJ +
  * MTL (runtime/export/grf_obj.c), and re-writing, plain (.grf .scn) or
  * SZDD-compressed (.gr_ .sc_). Facts: Trespasser source, Lib/Groff/FileIO.cpp, Lib/Loader/SaveFile.cpp;
  * Trespasser file formats, GROFF. */

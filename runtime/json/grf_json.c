@@ -1,8 +1,11 @@
-/* grf_json.c — the JSON form of a whole GROFF file with its sections decoded:
- * the container as the generated groff JSON (directory, symbols; the data
- * hex left empty), "contents" with each section's own JSON by kind, and for
- * a level "instances": each region instance with its placement and its
- * value-table properties by name (informational). Reading rebuilds the
+/* grf_json.c — the JSON form of a whole GROFF file: the container as the
+ * generated groff JSON (directory, symbols; the data hex left empty),
+ * "contents" with each section's own JSON by kind, and for a level
+ * "instances": each region instance with its placement and its value-table
+ * properties by name (informational). Printed two ways, to the same bytes:
+ * from decoded models (relic_grf_json_print, for an edited file) and from
+ * the validated views with nothing decoded (relic_grf_view_open +
+ * relic_grf_json_print_view: `relic dump`, the ABI). Reading rebuilds the
  * sections from "contents" and lays them out back to back, as the game's
  * writer does (Trespasser source, Lib/Groff/FileIO.cpp, FileIO.cpp 761–911). Value-table
  * links: Trespasser source, Lib/Groff/GroffIO.cpp ("the region records' value-table handle points at an
