@@ -255,10 +255,10 @@ relic_status relic_grf_view_open(const relic_groff_view *v, relic_arena *a, reli
     }
     for (size_t i = 0; i < n; i++) {
         relic_groff_section_view s = relic_groff_sections_at(v, i);
-        d->sections[i] = (relic_groff_section){relic_groff_section_name(s),          relic_groff_section_flags(s),
-                                               relic_groff_section_data_offset(s),   relic_groff_section_data_size(s),
+        d->sections[i] = (relic_groff_section){relic_groff_section_name(s), relic_groff_section_flags(s),
+                                               relic_groff_section_data_offset(s), relic_groff_section_data_size(s),
                                                relic_groff_section_relocation_offset(s), relic_groff_section_relocation_count(s),
-                                               relic_groff_section_content(s),       relic_groff_section_handle(s)};
+                                               relic_groff_section_content(s), relic_groff_section_handle(s)};
     }
     relic_status st = view_symbols(v, a, d, err);
     if (st) return st;

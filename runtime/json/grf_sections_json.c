@@ -53,14 +53,14 @@ static void *alloc_model(relic_arena *a, size_t size)
         return relic_##F##_json_read(t, len, a, x, e);                                                                  \
     }
 /* ... and from the validated view: validate into a view from the arena, print from it. */
-#define KIND_VIEW(F)                                                                                      \
-    static relic_status jv_##F(const uint8_t *p, size_t n, relic_arena *a, void **v, relic_error *e)        \
-    {                                                                                                     \
-        relic_##F##_view *x = relic_arena_alloc(a, sizeof *x, 16);                                        \
-        if (!x) return relic_fail(e, RELIC_E_NOMEM, 0, "", "out of memory");                               \
-        *v = x;                                                                                           \
-        return relic_##F##_validate(p, n, x, e);                                                          \
-    }                                                                                                     \
+#define KIND_VIEW(F)                                                                                 \
+    static relic_status jv_##F(const uint8_t *p, size_t n, relic_arena *a, void **v, relic_error *e) \
+    {                                                                                                \
+        relic_##F##_view *x = relic_arena_alloc(a, sizeof *x, 16);                                   \
+        if (!x) return relic_fail(e, RELIC_E_NOMEM, 0, "", "out of memory");                         \
+        *v = x;                                                                                      \
+        return relic_##F##_validate(p, n, x, e);                                                     \
+    }                                                                                                \
     static relic_status jpv_##F(const void *v, relic_buf *o, relic_error *e) { return relic_##F##_json_print_view(v, o, e); }
 #define KIND(F) KIND_JSON(F, relic_##F##_file) KIND_VIEW(F)
 
@@ -97,8 +97,8 @@ static relic_status jpv_grf_value_table(const void *v, relic_buf *o, relic_error
     return relic_grf_value_table_json_print_view(v, o, e);
 }
 
-#define OPS(F)                           \
-    {                                    \
+#define OPS(F)                          \
+    {                                   \
         jp_##F, jr_##F, jv_##F, jpv_##F \
     }
 static const json_ops ops[RELIC_GRF_KIND_COUNT] = {

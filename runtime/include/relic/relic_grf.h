@@ -193,10 +193,10 @@ const char *relic_grf_value_table_symbol(const relic_grf_value_table *vt, uint32
  *  record starts (byte offsets into p), so that it prints and answers
  *  look-ups without a decoded copy. Built by relic_grf_value_table_view. */
 typedef struct relic_grf_vt_view {
-    const uint8_t *p; /**< the section's bytes */
-    size_t n;         /**< their length */
+    const uint8_t *p;                                        /**< the section's bytes */
+    size_t n;                                                /**< their length */
     size_t symbol_handles, symbol_table_name, value_handles; /**< offsets of those members */
-    const uint32_t *symbols; /**< offset of each symbol (its name) */
+    const uint32_t *symbols;                                 /**< offset of each symbol (its name) */
     size_t symbols_count;
     const uint32_t *records; /**< offset of each record (its type byte) */
     size_t records_count;
@@ -215,7 +215,8 @@ typedef struct relic_grf_vt_record_view {
 /** Validate n bytes at p as a value table (relic_grf_value_table_parse's
  *  checks and errors) and index them into *out: 4 bytes per symbol and per
  *  record from a, nothing copied. Errors: those of the parse;
- *  RELIC_E_NOMEM when a runs out. */
+ *  RELIC_E_NOMEM when a runs out. This and the view functions below are
+ *  librelic-json's (runtime/json/grf_valuetable_json.c, grf_json.c). */
 relic_status relic_grf_value_table_view(const uint8_t *p, size_t n, relic_arena *a, relic_grf_vt_view *out,
                                         relic_error *err);
 /** Record i (< v->records_count) of a value-table view, plain loads. */
@@ -303,12 +304,12 @@ relic_status relic_grf_json_print_in(const relic_grf_file *f, relic_buf *out, re
  *  point into the file, not copied) so the kind rules of relic_grf_classify
  *  apply unchanged. Built by relic_grf_view_open. */
 typedef struct relic_grf_view {
-    relic_groff_view container;  /**< the generated container view */
-    relic_groff_file directory;  /**< header, directory, symbols; data and names point into the file */
+    relic_groff_view container; /**< the generated container view */
+    relic_groff_file directory; /**< header, directory, symbols; data and names point into the file */
     relic_grf_layout layout;
-    relic_grf_kind *kinds;       /**< per section */
-    void **views;                /**< per section: its kind's view, NULL when opaque */
-    relic_grf_symbols symbols;   /**< the directory's symbols by handle */
+    relic_grf_kind *kinds;     /**< per section */
+    void **views;              /**< per section: its kind's view, NULL when opaque */
+    relic_grf_symbols symbols; /**< the directory's symbols by handle */
 } relic_grf_view;
 
 /** Classify and validate every section of the validated container v (the
