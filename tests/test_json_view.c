@@ -7,7 +7,9 @@
  * view printer allocates nothing: into a fixed buffer of exactly the
  * text's size it succeeds with no heap call, and a byte less fails with
  * RELIC_E_NOMEM. Streamed through a small sink, the text is the same.
- * Also the output window it writes through (relic_buf_reserve/commit). */
+ * Also the output window it writes through (relic_buf_reserve/commit), and
+ * whole GROFF files: relic_grf_json_print_view's text is relic_grf_json_print's
+ * (seeds, the corpus's GRF and SCN, sections spoiled in turn). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <setjmp.h>
@@ -23,6 +25,7 @@
 
 #include "heap_guard.h"
 #include "relic.h"
+#include "relic_grf.h"
 
 #include "bif.h"
 #include "bwm.h"
@@ -292,6 +295,128 @@ static void test_corpus_views_print_as_models(void **state)
     assert_true(bwm > 0);
 }
 
+/* ---- GROFF whole files: relic_grf_json_print_view against relic_grf_json_print ---- */
+
+static relic_status grf_print_view_(const void *v, relic_buf *o, relic_error *e)
+{
+    return relic_grf_json_print_view((const relic_grf_view *)v, o, e);
+}
+
+/* Sinks of a few bytes: every way the closing "}\n" of the container's JSON
+ * can be split between what the sink was handed and what out still holds. */
+static void check_grf_small_chunks(const char *what, const relic_grf_view *gv, const char *model, size_t len)
+{
+    static const size_t chunks[] = {1, 2, 3, 5, 64};
+    for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
+        relic_buf copy, sink;
+        relic_error err;
+        relic_buf_init(&copy, 0);
+        relic_buf_init_sink(&sink, chunks[c], count_sink, &copy);
+        assert_int_equal(relic_grf_json_print_view(gv, &sink, &err), RELIC_OK);
+        assert_int_equal(relic_buf_flush(&sink), 0);
+        if (copy.size != len || memcmp(copy.data, model, len) != 0)
+            fail_msg("%s: streamed in %zu-byte chunks, the view's JSON differs from the model's", what, chunks[c]);
+        relic_buf_free(&sink);
+        relic_buf_free(&copy);
+    }
+}
+
+/* A GROFF file: its whole-file JSON from the views equals the decoded
+ * model's (or both refuse it alike); returns 1 when the container validates. */
+static int check_grf_file(const char *what, const uint8_t *bytes, size_t size)
+{
+    relic_groff_view v;
+    relic_groff_file m;
+    relic_grf_file f;
+    relic_grf_view gv;
+    relic_error err, verr;
+    relic_arena a, va;
+    relic_buf text;
+    if (relic_groff_validate(bytes, size, &v, &err) != RELIC_OK) return 0;
+    relic_arena_init_heap(&a, 0);
+    relic_arena_init_heap(&va, 0);
+    relic_buf_init(&text, 0);
+    assert_int_equal(relic_groff_decode(&v, &a, &m, &err), RELIC_OK);
+    relic_status st = relic_grf_file_decode(&m, &a, &f, &err), vst = relic_grf_view_open(&v, &va, &gv, &verr);
+    assert_int_equal(vst, st);
+    if (st != RELIC_OK) { /* the same error: code, field path, offset, message */
+        assert_int_equal(verr.code, err.code);
+        assert_int_equal(verr.offset, err.offset);
+        assert_string_equal(verr.path, err.path);
+        assert_string_equal(verr.message, err.message);
+    } else if ((st = relic_grf_json_print(&f, &text, &err)) != RELIC_OK) {
+        relic_buf none;
+        relic_buf_init(&none, 0);
+        assert_int_equal(st, RELIC_E_UNSUPPORTED);
+        assert_int_equal(relic_grf_json_print_view(&gv, &none, &verr), RELIC_E_UNSUPPORTED);
+        assert_int_equal(none.size, 0); /* refused before printing */
+        relic_buf_free(&none);
+    } else {
+        check_view_text(what, grf_print_view_, &gv, (const char *)text.data, text.size);
+        if (size < ((size_t)1 << 18)) check_grf_small_chunks(what, &gv, (const char *)text.data, text.size);
+    }
+    relic_buf_free(&text);
+    relic_arena_release(&va);
+    relic_arena_release(&a);
+    return 1;
+}
+
+static void test_grf_seeds_print_from_views_as_models(void **state)
+{
+    (void)state;
+    int done = 0;
+    for (int s = 0; s < 16; s++) {
+        char path[256];
+        size_t size;
+        snprintf(path, sizeof path, SEEDS "/gen_groff/seed-%02d", s);
+        uint8_t *bytes = read_file(path, &size);
+        if (!bytes) continue;
+        done += check_grf_file(path, bytes, size);
+        free(bytes);
+    }
+    if (!done) print_message("note: no seed of gen_groff validates (run from the repository root)\n");
+    assert_true(done > 0);
+}
+
+/* Each section of a real file overwritten with 0xFF in turn (the container
+ * stays valid): where the decoded sections fail, the views fail with the
+ * same error; where they pass, the texts agree. */
+static int check_grf_sections_spoiled(const char *what, const uint8_t *bytes, size_t size)
+{
+    relic_groff_view v;
+    relic_error err;
+    if (relic_groff_validate(bytes, size, &v, &err) != RELIC_OK) return 0;
+    uint8_t *copy = malloc(size);
+    assert_non_null(copy);
+    size_t n = v.sections_count < 64 ? v.sections_count : 64;
+    for (size_t i = 0; i < n; i++) {
+        relic_groff_section_view s = relic_groff_sections_at(&v, i);
+        uint64_t off = relic_groff_section_data_offset(s), len = relic_groff_section_data_size(s);
+        if (off > size || len > size - off) continue;
+        memcpy(copy, bytes, size);
+        memset(copy + off, 0xFF, (size_t)len);
+        check_grf_file(what, copy, size);
+    }
+    free(copy);
+    return 1;
+}
+
+static void test_grf_corpus_prints_from_views_as_models(void **state)
+{
+    (void)state;
+    static const char *const grf_ext[] = {".grf", NULL};
+    static const char *const scn_ext[] = {".scn", NULL};
+    int grf = corpus_dir("grf", grf_ext, check_grf_file);
+    if (grf < 0) {
+        print_message("note: " CORPUS "/grf not found: real levels not checked (only the seeds)\n");
+        skip();
+    }
+    int scn = corpus_dir("scn", scn_ext, check_grf_file);
+    int spoiled = corpus_dir("scn", scn_ext, check_grf_sections_spoiled);
+    print_message("corpus: %d grf, %d scn printed from their views; %d scn with spoiled sections\n", grf, scn, spoiled);
+    assert_true(grf > 0);
+}
+
 static void test_reserve_gives_spare_room_and_commit_adds_it(void **state)
 {
     (void)state;
@@ -371,6 +496,8 @@ int main(void)
         cmocka_unit_test(test_trn_view_prints_as_model),
         cmocka_unit_test(test_trrn_view_prints_as_model),
         cmocka_unit_test(test_corpus_views_print_as_models),
+        cmocka_unit_test(test_grf_seeds_print_from_views_as_models),
+        cmocka_unit_test(test_grf_corpus_prints_from_views_as_models),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,8 @@
  * levels, .scn scenes and savegames), plain or SZDD-compressed: info,
  * check (schema validator, runtime/formats/tres/groff_check.c, then every section with
  * its kind's schema and the rules between sections, runtime/formats/tres/grf_file.c),
- * JSON both ways (sections decoded, runtime/json/grf_json.c), the level as OBJ +
+ * JSON both ways (printed from the sections' views, read back into models:
+ * runtime/json/grf_json.c), the level as OBJ +
  * MTL (runtime/export/grf_obj.c), and re-writing, plain (.grf .scn) or
  * SZDD-compressed (.gr_ .sc_). Facts: Trespasser source, Lib/Groff/FileIO.cpp, Lib/Loader/SaveFile.cpp;
  * Trespasser file formats, GROFF. */
@@ -239,30 +240,28 @@ static unsigned groff_check(const cli_input *in, int strict)
     return n;
 }
 
+/* The whole-file JSON printed from the validated views (relic_grf_view_open,
+ * relic_grf_json_print_view: nothing decoded); when a section does not pass
+ * its kind's schema, or the sections do not lie back to back, the plain
+ * container's JSON (its data as hex), which keeps such a file byte for byte. */
 static int groff_to_json(const cli_input *in, relic_buf *out)
 {
     relic_arena a;
     relic_error err;
-    relic_groff_file m;
-    int rc = 0;
-    relic_grf_file f;
+    relic_groff_view v;
+    relic_grf_view f;
+    int compressed, rc = 0;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (load_model(in, &a, &m)) rc = 1;
-    else if (relic_grf_file_decode(&m, &a, &f, &err) == RELIC_OK) {
-        size_t mark = out->size;
-        relic_status printed = relic_grf_json_print(&f, out, &err);
-        if (printed != RELIC_OK && cli_json_write_failed(out)) {
-            rc = 1;
-        } else if (printed != RELIC_OK) {
-            /* not back to back: the container form keeps such files byte for byte */
-            out->size = mark;
-            out->failed = 0;
+    if (open_view(in, &a, &v, &compressed)) rc = 1;
+    else {
+        relic_status st = relic_grf_view_open(&v, &a, &f, &err);
+        int opened = st == RELIC_OK;
+        if (opened) st = relic_grf_json_print_view(&f, out, &err);
+        if (st != RELIC_OK && (!opened || st == RELIC_E_UNSUPPORTED)) { /* nothing printed yet */
             cli_error_in(in->path, "sections' data as hex", &err);
-            if (relic_groff_json_print(&m, out, &err) != RELIC_OK) rc = 1;
+            st = relic_groff_json_print_view(&v, out, &err);
         }
-    } else {
-        cli_error_in(in->path, "sections' data as hex", &err);
-        if (relic_groff_json_print(&m, out, &err) != RELIC_OK) {
+        if (st != RELIC_OK) {
             if (!cli_json_write_failed(out)) cli_error(in->path, &err);
             rc = 1;
         }

@@ -70,19 +70,21 @@ static int erf_to_json(const uint8_t *data, size_t size, relic_arena *a, relic_b
 }
 
 /* GROFF (GRF, SCN): the whole-file JSON `relic dump` prints (sections
- * decoded by kind), or the container's when the sections are not back to
- * back; read back by relic_grf_json_read, as `relic convert x.json y.grf`. */
+ * printed by kind from their validated views, nothing decoded), or the
+ * container's when a section fails its kind's schema or the sections are
+ * not back to back; read back by relic_grf_json_read, as `relic convert
+ * x.json y.grf`. */
 static int groff_to_json(const uint8_t *data, size_t size, relic_arena *a, relic_buf *out, relic_error *err)
 {
     relic_groff_view v;
-    relic_groff_file m;
-    relic_grf_file f;
-    if (relic_groff_validate(data, size, &v, err) != RELIC_OK || relic_groff_decode(&v, a, &m, err) != RELIC_OK) return 1;
-    size_t mark = out->size;
-    if (relic_grf_file_decode(&m, a, &f, err) == RELIC_OK && relic_grf_json_print(&f, out, err) == RELIC_OK) return 0;
-    if (out->failed) return 1;
-    out->size = mark;
-    return relic_groff_json_print(&m, out, err) != RELIC_OK;
+    relic_grf_view f;
+    if (relic_groff_validate(data, size, &v, err) != RELIC_OK) return 1;
+    relic_status st = relic_grf_view_open(&v, a, &f, err);
+    int opened = st == RELIC_OK;
+    if (opened) st = relic_grf_json_print_view(&f, out, err);
+    if (st == RELIC_OK) return 0;
+    if (opened && st != RELIC_E_UNSUPPORTED) return 1; /* out could not grow */
+    return relic_groff_json_print_view(&v, out, err) != RELIC_OK;
 }
 
 static int groff_from_json(const char *json, size_t size, relic_arena *a, relic_buf *out, relic_error *err)

@@ -1,8 +1,11 @@
-/* grf_json.c — the JSON form of a whole GROFF file with its sections decoded:
- * the container as the generated groff JSON (directory, symbols; the data
- * hex left empty), "contents" with each section's own JSON by kind, and for
- * a level "instances": each region instance with its placement and its
- * value-table properties by name (informational). Reading rebuilds the
+/* grf_json.c — the JSON form of a whole GROFF file: the container as the
+ * generated groff JSON (directory, symbols; the data hex left empty),
+ * "contents" with each section's own JSON by kind, and for a level
+ * "instances": each region instance with its placement and its value-table
+ * properties by name (informational). Printed two ways, to the same bytes:
+ * from decoded models (relic_grf_json_print, for an edited file) and from
+ * the validated views with nothing decoded (relic_grf_view_open +
+ * relic_grf_json_print_view: `relic dump`, the ABI). Reading rebuilds the
  * sections from "contents" and lays them out back to back, as the game's
  * writer does (Trespasser source, Lib/Groff/FileIO.cpp, FileIO.cpp 761–911). Value-table
  * links: Trespasser source, Lib/Groff/GroffIO.cpp ("the region records' value-table handle points at an
@@ -11,6 +14,7 @@
 
 #include "grf_region.h"
 #include "grf_region_v11.h"
+#include "groff.h"
 #include "relic_gen.h"
 #include "relic_grf.h"
 #include "relic_json.h"
@@ -189,6 +193,303 @@ relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic
     relic_status st = relic_grf_json_print_in(f, out, scratch, err);
     relic_json_release_scratch(scratch, &heap);
     return st;
+}
+
+/* ---- the same text printed from the validated views ---- */
+
+/* The symbol names of the directory as C strings: in the file when the
+ * name's bytes hold their NUL (every real file), else copied with one (as
+ * the generated decoder's copy has). */
+static relic_status view_symbols(const relic_groff_view *v, relic_arena *a, relic_groff_file *d, relic_error *err)
+{
+    size_t n = v->symbols_count, pos = 0;
+    d->symbols_count = n;
+    d->symbols = n ? relic_arena_array(a, n, sizeof *d->symbols, 8) : NULL;
+    if (n && !d->symbols) return relic_fail(err, RELIC_E_NOMEM, 0, "symbols", "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *p = v->symbols + pos;
+        relic_groff_symbol *s = &d->symbols[i];
+        s->handle = relic_load_u32le(p);
+        s->name_length = relic_load_u32le(p + 4);
+        s->reference_count = relic_load_u32le(p + 8);
+        s->name_count = s->name_length;
+        s->name = (char *)(p + 12);
+        if (!memchr(p + 12, 0, s->name_length)) {
+            char *c = relic_arena_alloc(a, (size_t)s->name_length + 1, 1);
+            if (!c) return relic_fail(err, RELIC_E_NOMEM, 0, "symbols", "out of memory");
+            memcpy(c, p + 12, s->name_length);
+            c[s->name_length] = 0;
+            s->name = c;
+        }
+        pos += 12 + (size_t)s->name_length;
+    }
+    return RELIC_OK;
+}
+
+relic_status relic_grf_view_open(const relic_groff_view *v, relic_arena *a, relic_grf_view *out, relic_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->container = *v;
+    relic_groff_file *d = &out->directory;
+    relic_groff_header_view h = relic_groff_view_header(v);
+    d->header = (relic_groff_header){relic_groff_header_magic(h),
+                                     relic_groff_header_file_size(h),
+                                     relic_groff_header_section_count(h),
+                                     relic_groff_header_symbol_count(h),
+                                     relic_groff_header_symbol_table_size(h),
+                                     relic_groff_header_symbol_table_offset(h),
+                                     relic_groff_header_timestamp(h),
+                                     relic_groff_header_flags(h),
+                                     relic_groff_header_version(h),
+                                     {relic_groff_header_reserved(h, 0), relic_groff_header_reserved(h, 1)},
+                                     relic_groff_header_header_crc(h)};
+    size_t n = v->sections_count;
+    d->sections_count = n;
+    d->data = (uint8_t *)v->data; /* read, never written: the model's field is not const */
+    d->data_count = v->data_count;
+    if (n) {
+        d->sections = relic_arena_array(a, n, sizeof *d->sections, 8);
+        out->kinds = relic_arena_array(a, n, sizeof *out->kinds, 8);
+        out->views = relic_arena_array(a, n, sizeof *out->views, 8);
+        if (!d->sections || !out->kinds || !out->views) return relic_fail(err, RELIC_E_NOMEM, 0, "sections", "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        relic_groff_section_view s = relic_groff_sections_at(v, i);
+        d->sections[i] = (relic_groff_section){relic_groff_section_name(s), relic_groff_section_flags(s),
+                                               relic_groff_section_data_offset(s), relic_groff_section_data_size(s),
+                                               relic_groff_section_relocation_offset(s), relic_groff_section_relocation_count(s),
+                                               relic_groff_section_content(s), relic_groff_section_handle(s)};
+    }
+    relic_status st = view_symbols(v, a, d, err);
+    if (st) return st;
+    out->layout = relic_grf_layout_of(d);
+    for (size_t i = 0; i < n; i++) {
+        relic_bytes b = relic_groff_model_section_data(d, i);
+        out->kinds[i] = relic_grf_classify(d, i, &out->layout);
+        if (!b.data && d->sections[i].data_size)
+            return relic_gen_fail_at(err, RELIC_E_LAYOUT, d->sections[i].data_offset, "sections", (int64_t)i,
+                                     "the section's data lies outside the data region");
+        if ((st = relic_grf_section_view(out->kinds[i], b.data, b.size, a, &out->views[i], err))) {
+            err->offset += d->sections[i].data_offset;
+            relic_gen_path_prefix(err, "sections", (int64_t)i);
+            return st;
+        }
+    }
+    return relic_grf_symbols_index(d, a, &out->symbols, err);
+}
+
+/* The container's JSON ends with "}\n" (relic_jt_print_view_doc): the
+ * whole-file form continues that object, so those two bytes must not reach
+ * out. A sink buffer may hand bytes on while the container prints, so its
+ * sink is wrapped for that call to keep the last two bytes back (no copy of
+ * the text, no allocation); what is left in out's buffer is trimmed after. */
+#define CONTAINER_TAIL "}\n"
+#define TAIL_LEN 2
+
+typedef struct hold_back {
+    relic_status (*sink)(void *ctx, const uint8_t *p, size_t n);
+    void *ctx;
+    uint8_t held[TAIL_LEN];
+    size_t n;
+} hold_back;
+
+static relic_status hold_back_sink(void *vctx, const uint8_t *p, size_t n)
+{
+    hold_back *h = vctx;
+    relic_status st;
+    if (n >= TAIL_LEN) { /* all held, and all of p but its last two */
+        if (h->n && (st = h->sink(h->ctx, h->held, h->n))) return st;
+        if (n > TAIL_LEN && (st = h->sink(h->ctx, p, n - TAIL_LEN))) return st;
+        memcpy(h->held, p + n - TAIL_LEN, TAIL_LEN);
+        h->n = TAIL_LEN;
+        return RELIC_OK;
+    }
+    for (size_t i = 0; i < n; i++) { /* one byte: the oldest held one goes on */
+        if (h->n == TAIL_LEN) {
+            if ((st = h->sink(h->ctx, h->held, 1))) return st;
+            h->held[0] = h->held[1];
+            h->n = 1;
+        }
+        h->held[h->n++] = p[i];
+    }
+    return RELIC_OK;
+}
+
+/* The container's JSON from its view (data left out) into out, without its closing "}\n". */
+static relic_status print_container_open(const relic_grf_view *f, relic_buf *out, relic_error *err)
+{
+    relic_groff_view bare = f->container;
+    bare.data_count = 0;
+    hold_back h = {out->sink, out->sink_ctx, {0}, 0};
+    if (out->sink) {
+        out->sink = hold_back_sink;
+        out->sink_ctx = &h;
+    }
+    relic_status st = relic_groff_json_print_view(&bare, out, err);
+    if (h.sink) {
+        out->sink = h.sink;
+        out->sink_ctx = h.ctx;
+    }
+    if (st) return st;
+    /* the last two bytes: held back, then what out still holds */
+    uint8_t tail[TAIL_LEN];
+    size_t from_buf = out->size < TAIL_LEN ? out->size : TAIL_LEN, from_held = TAIL_LEN - from_buf;
+    if (from_held > h.n) return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "the container JSON is not an object");
+    memcpy(tail, h.held + h.n - from_held, from_held);
+    memcpy(tail + from_held, out->data + out->size - from_buf, from_buf);
+    if (memcmp(tail, CONTAINER_TAIL, TAIL_LEN))
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "the container JSON is not an object");
+    if (h.n > from_held && h.sink(h.ctx, h.held, h.n - from_held)) {
+        out->failed = 1;
+        return relic_fail(err, RELIC_E_NOMEM, 0, "", "the output's sink failed");
+    }
+    out->size -= from_buf;
+    return RELIC_OK;
+}
+
+static void print_value_v(relic_buf *o, const relic_grf_vt_view *vt, size_t rec, int depth);
+
+static void print_object_v(relic_buf *o, const relic_grf_vt_view *vt, const relic_grf_vt_record_view *r, int depth)
+{
+    relic_buf_puts(o, "{");
+    for (size_t k = 0; k < r->items_count; k++) {
+        uint32_t id = relic_grf_vt_record_item(r, k).id;
+        long j = relic_grf_vt_view_find(vt, id);
+        const char *name = NULL;
+        if (j >= 0) {
+            relic_grf_vt_record_view m;
+            relic_grf_vt_view_record(vt, (size_t)j, &m);
+            name = relic_grf_vt_view_symbol(vt, m.symbol.id);
+        }
+        char fallback[24];
+        if (!name) {
+            snprintf(fallback, sizeof fallback, "#%u", id);
+            name = fallback;
+        }
+        if (k) relic_buf_puts(o, ", ");
+        relic_json_string(o, name, strlen(name));
+        relic_buf_puts(o, ": ");
+        if (j < 0) relic_buf_puts(o, "null");
+        else print_value_v(o, vt, (size_t)j, depth + 1);
+    }
+    relic_buf_puts(o, "}");
+}
+
+static void print_value_v(relic_buf *o, const relic_grf_vt_view *vt, size_t rec, int depth)
+{
+    relic_grf_vt_record_view r;
+    relic_grf_vt_view_record(vt, rec, &r);
+    switch (r.type) {
+    case RELIC_GRF_VALUE_BOOL: relic_buf_puts(o, r.payload[0] ? "true" : "false"); break;
+    case RELIC_GRF_VALUE_CHAR: relic_json_string(o, (const char *)r.payload, 1); break;
+    case RELIC_GRF_VALUE_INT: relic_json_i64(o, (int32_t)relic_load_u32le(r.payload)); break;
+    case RELIC_GRF_VALUE_FLOAT: relic_json_f32(o, relic_load_f32le(r.payload)); break;
+    case RELIC_GRF_VALUE_STRING: relic_json_string(o, (const char *)r.payload, strlen((const char *)r.payload)); break;
+    default:
+        if (depth >= PROPERTY_DEPTH) relic_buf_puts(o, "\"(nested too deep)\"");
+        else print_object_v(o, vt, &r, depth);
+    }
+}
+
+static void print_floats(relic_buf *o, const uint8_t *p)
+{
+    for (int c = 0; c < 3; c++) {
+        if (c) relic_buf_puts(o, ", ");
+        relic_json_f32(o, relic_load_f32le(p + 4 * c));
+    }
+}
+
+/* A region instance's fields: the v11 record is the first 36 bytes of the later one. */
+#define INSTANCE_OBJECT 0
+#define INSTANCE_NAME 4
+#define INSTANCE_POSITION 8
+#define INSTANCE_ROTATION 20
+#define INSTANCE_SCALE 32
+
+static void print_instances_v(relic_buf *o, const relic_grf_view *f)
+{
+    const relic_grf_vt_view *vt = NULL;
+    const relic_grf_region_view *r = NULL;
+    const relic_grf_region_v11_view *r11 = NULL;
+    const relic_groff_file *d = &f->directory;
+    for (size_t i = 0; i < d->sections_count; i++) {
+        if (f->kinds[i] == RELIC_GRF_VALUE_TABLE && !vt) vt = f->views[i];
+        if (f->kinds[i] == RELIC_GRF_REGION && !r && !r11) r = f->views[i];
+        if (f->kinds[i] == RELIC_GRF_REGION_V11 && !r && !r11) r11 = f->views[i];
+    }
+    if (!r && !r11) return;
+    size_t n = r ? r->instances_count : r11->instances_count;
+    relic_buf_puts(o, ",\n \"instances\": [");
+    for (size_t k = 0; k < n; k++) {
+        const uint8_t *p = r ? relic_grf_region_instances_at(r, k).p : relic_grf_region_v11_instances_at(r11, k).p;
+        uint32_t object = relic_load_u32le(p + INSTANCE_OBJECT);
+        const char *nm = relic_grf_symbols_name(&f->symbols, relic_load_u32le(p + INSTANCE_NAME));
+        const char *obj = NULL;
+        uint64_t sec = object - (uint64_t)RELIC_GROFF_SECTION_HANDLE_BASE;
+        if (object >= RELIC_GROFF_SECTION_HANDLE_BASE && sec < d->sections_count)
+            obj = relic_grf_symbols_name(&f->symbols, d->sections[sec].name);
+        relic_buf_puts(o, k ? ",\n  {\"name\": " : "\n  {\"name\": ");
+        if (nm) relic_json_string(o, nm, strlen(nm));
+        else relic_buf_puts(o, "null");
+        relic_buf_puts(o, ", \"object\": ");
+        if (obj) relic_json_string(o, obj, strlen(obj));
+        else relic_buf_puts(o, "null");
+        relic_buf_puts(o, ", \"position\": [");
+        print_floats(o, p + INSTANCE_POSITION);
+        relic_buf_puts(o, "], \"rotation\": [");
+        print_floats(o, p + INSTANCE_ROTATION);
+        relic_buf_puts(o, "], \"scale\": ");
+        relic_json_f32(o, relic_load_f32le(p + INSTANCE_SCALE));
+        if (r && vt) {
+            relic_grf_region_handle_view values = relic_grf_region_instance_values(relic_grf_region_instances_at(r, k));
+            uint32_t id = relic_grf_region_handle_id(values);
+            if (id || relic_grf_region_handle_references(values)) {
+                long j = relic_grf_vt_view_find(vt, id);
+                relic_grf_vt_record_view m;
+                if (j >= 0) relic_grf_vt_view_record(vt, (size_t)j, &m);
+                if (j >= 0 && m.type == RELIC_GRF_VALUE_OBJECT) {
+                    relic_buf_puts(o, ", \"properties\": ");
+                    print_object_v(o, vt, &m, 0);
+                }
+            }
+        }
+        relic_buf_puts(o, "}");
+    }
+    relic_buf_puts(o, "]");
+}
+
+relic_status relic_grf_json_print_view(const relic_grf_view *f, relic_buf *out, relic_error *err)
+{
+    const relic_groff_file *d = &f->directory;
+    if (!back_to_back(d))
+        return relic_fail(err, RELIC_E_UNSUPPORTED, 0, "sections",
+                          "the sections do not lie back to back in directory order: only the plain container JSON keeps this file");
+    /* the container's JSON without the data (printed per section below) */
+    relic_status st = print_container_open(f, out, err);
+    if (st) return st;
+    relic_buf_printf(out, ",\n \"grf_version\": %u, \"optimised\": %s,\n \"contents\": [", f->layout.version,
+                     f->layout.optimised ? "true" : "false");
+    for (size_t i = 0; i < d->sections_count; i++) {
+        const char *name = relic_grf_symbols_name(&f->symbols, d->sections[i].name);
+        relic_buf_printf(out, "%s\n  {\"index\": %zu, \"name\": ", i ? "," : "", i);
+        if (name) relic_json_string(out, name, strlen(name));
+        else relic_buf_puts(out, "null");
+        relic_buf_printf(out, ", \"kind\": \"%s\", ", relic_grf_kind_name(f->kinds[i]));
+        if (f->views[i]) {
+            relic_buf_puts(out, "\"value\": ");
+            if ((st = relic_grf_section_json_print_view(f->kinds[i], f->views[i], out, err))) return st;
+        } else {
+            relic_bytes b = relic_groff_model_section_data(d, i);
+            relic_buf_puts(out, "\"hex\": ");
+            relic_json_hex(out, b.data, b.size);
+        }
+        relic_buf_puts(out, "}");
+    }
+    relic_buf_puts(out, "]");
+    print_instances_v(out, f);
+    relic_buf_puts(out, "}\n");
+    if (out->failed) return relic_fail(err, RELIC_E_NOMEM, 0, "", "output buffer could not grow");
+    return RELIC_OK;
 }
 
 static relic_status read_contents(relic_jr *r, const relic_jv *contents, relic_groff_file *m, relic_buf *data)

@@ -1,6 +1,7 @@
 /* grf_sections_json.c — JSON both ways for each GROFF section kind: the
  * dispatch to that kind's generated printer and reader (schema/tres/grf_*.schema,
- * scn_*.schema) or to the hand-written value table (grf_valuetable_json.c).
+ * scn_*.schema) or to the hand-written value table (grf_valuetable_json.c),
+ * and to the printers from the validated view (relic_<kind>_json_print_view).
  * The kinds themselves are told apart in formats/tres/grf_sections.c. */
 #include <string.h>
 
@@ -30,6 +31,8 @@
 typedef struct json_ops {
     relic_status (*print)(const void *m, relic_buf *out, relic_error *err);
     relic_status (*read)(const char *t, size_t len, relic_arena *a, void **m, relic_error *err);
+    relic_status (*view)(const uint8_t *p, size_t n, relic_arena *a, void **v, relic_error *err);
+    relic_status (*print_view)(const void *v, relic_buf *out, relic_error *err);
 } json_ops;
 
 static void *alloc_model(relic_arena *a, size_t size)
@@ -49,7 +52,17 @@ static void *alloc_model(relic_arena *a, size_t size)
         *m = x;                                                                                                         \
         return relic_##F##_json_read(t, len, a, x, e);                                                                  \
     }
-#define KIND(F) KIND_JSON(F, relic_##F##_file)
+/* ... and from the validated view: validate into a view from the arena, print from it. */
+#define KIND_VIEW(F)                                                                                 \
+    static relic_status jv_##F(const uint8_t *p, size_t n, relic_arena *a, void **v, relic_error *e) \
+    {                                                                                                \
+        relic_##F##_view *x = relic_arena_alloc(a, sizeof *x, 16);                                   \
+        if (!x) return relic_fail(e, RELIC_E_NOMEM, 0, "", "out of memory");                         \
+        *v = x;                                                                                      \
+        return relic_##F##_validate(p, n, x, e);                                                     \
+    }                                                                                                \
+    static relic_status jpv_##F(const void *v, relic_buf *o, relic_error *e) { return relic_##F##_json_print_view(v, o, e); }
+#define KIND(F) KIND_JSON(F, relic_##F##_file) KIND_VIEW(F)
 
 KIND(grf_header)
 KIND(grf_region)
@@ -72,10 +85,21 @@ KIND(scn_instance44)
 KIND(scn_text)
 KIND(scn_bmp)
 KIND_JSON(grf_value_table, relic_grf_value_table)
+static relic_status jv_grf_value_table(const uint8_t *p, size_t n, relic_arena *a, void **v, relic_error *e)
+{
+    relic_grf_vt_view *x = relic_arena_alloc(a, sizeof *x, 8);
+    if (!x) return relic_fail(e, RELIC_E_NOMEM, 0, "", "out of memory");
+    *v = x;
+    return relic_grf_value_table_view(p, n, a, x, e);
+}
+static relic_status jpv_grf_value_table(const void *v, relic_buf *o, relic_error *e)
+{
+    return relic_grf_value_table_json_print_view(v, o, e);
+}
 
-#define OPS(F)         \
-    {                  \
-        jp_##F, jr_##F \
+#define OPS(F)                          \
+    {                                   \
+        jp_##F, jr_##F, jv_##F, jpv_##F \
     }
 static const json_ops ops[RELIC_GRF_KIND_COUNT] = {
     [RELIC_GRF_HEADER] = OPS(grf_header),
@@ -115,4 +139,26 @@ relic_status relic_grf_section_json_read(relic_grf_kind k, const char *text, siz
     if ((unsigned)k >= RELIC_GRF_KIND_COUNT || !ops[k].read)
         return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "section kind %d has no JSON form", (int)k);
     return ops[k].read(text, len, a, model, err);
+}
+
+relic_status relic_grf_section_view(relic_grf_kind k, const uint8_t *p, size_t n, relic_arena *a, void **view,
+                                    relic_error *err)
+{
+    static const uint8_t no_bytes[1];
+    *view = NULL;
+    /* an empty section may come as (NULL, 0): the generated readers add offsets to p */
+    if (!p && !n) p = no_bytes;
+    /* the checks of relic_grf_section_decode (the schema's, then a whole layout), then the view */
+    relic_status st = relic_grf_section_validate(k, p, n, err);
+    if (st || k == RELIC_GRF_OPAQUE) return st;
+    if ((unsigned)k >= RELIC_GRF_KIND_COUNT || !ops[k].view)
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "section kind %d has no JSON form", (int)k);
+    return ops[k].view(p, n, a, view, err);
+}
+
+relic_status relic_grf_section_json_print_view(relic_grf_kind k, const void *view, relic_buf *out, relic_error *err)
+{
+    if ((unsigned)k >= RELIC_GRF_KIND_COUNT || !ops[k].print_view)
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "section kind %d has no JSON form", (int)k);
+    return ops[k].print_view(view, out, err);
 }

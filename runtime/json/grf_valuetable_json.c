@@ -81,6 +81,198 @@ relic_status relic_grf_value_table_json_print(const relic_grf_value_table *vt, r
     return RELIC_OK;
 }
 
+/* ---- printing from the validated bytes (no decoded copy) ---- */
+
+/* Fixed parts (Trespasser source, Lib/Groff/GroffIO.cpp "Value table"): an
+ * object-handle record after its class name is base, next, count (u32 each)
+ * and an in-use byte; a symbol after its name one 8-byte handle; a record
+ * type, scope and reference bytes, then value, symbol and target handles,
+ * its payload and its key handle. */
+#define VT_HANDLE 8u
+#define VT_HANDLES_FIXED 13u
+#define VT_RECORD_PAYLOAD (3u + 3u * VT_HANDLE)
+
+/* The offset after the NUL-terminated string at pos (validated: it has one). */
+static size_t vt_skip(const relic_grf_vt_view *v, size_t pos)
+{
+    const uint8_t *nul = memchr(v->p + pos, 0, v->n - pos);
+    return (size_t)(nul - v->p) + 1;
+}
+
+static const char *vt_str(const relic_grf_vt_view *v, size_t pos) { return (const char *)v->p + pos; }
+
+static relic_grf_vt_handle vt_handle_at(const uint8_t *p)
+{
+    relic_grf_vt_handle h = {relic_load_u32le(p), relic_load_u32le(p + 4)};
+    return h;
+}
+
+relic_status relic_grf_value_table_view(const uint8_t *p, size_t n, relic_arena *a, relic_grf_vt_view *out,
+                                        relic_error *err)
+{
+    relic_status st = relic_grf_value_table_parse(p, n, NULL, NULL, err);
+    if (st) return st;
+    memset(out, 0, sizeof *out);
+    out->p = p;
+    out->n = n;
+    size_t pos = vt_skip(out, 0);
+    out->symbol_handles = pos;
+    pos = vt_skip(out, pos) + VT_HANDLES_FIXED;
+    out->symbol_table_name = pos;
+    pos = vt_skip(out, pos);
+    out->symbols_count = relic_load_u32le(p + pos);
+    pos += 4;
+    uint32_t *sym = out->symbols_count ? relic_arena_array(a, out->symbols_count, sizeof *sym, 4) : NULL;
+    if (out->symbols_count && !sym) return relic_fail(err, RELIC_E_NOMEM, pos, "symbols", "out of memory");
+    for (size_t i = 0; i < out->symbols_count; i++) {
+        sym[i] = (uint32_t)pos;
+        pos = vt_skip(out, pos) + VT_HANDLE;
+    }
+    out->symbols = sym;
+    out->value_handles = pos;
+    pos = vt_skip(out, pos) + VT_HANDLES_FIXED;
+    out->records_count = relic_load_u32le(p + pos);
+    pos += 4;
+    uint32_t *rec = out->records_count ? relic_arena_array(a, out->records_count, sizeof *rec, 4) : NULL;
+    if (out->records_count && !rec) return relic_fail(err, RELIC_E_NOMEM, pos, "records", "out of memory");
+    for (size_t i = 0; i < out->records_count; i++) {
+        rec[i] = (uint32_t)pos;
+        size_t q = pos + VT_RECORD_PAYLOAD;
+        switch (p[pos]) {
+        case RELIC_GRF_VALUE_BOOL:
+        case RELIC_GRF_VALUE_CHAR: q += 1; break;
+        case RELIC_GRF_VALUE_INT:
+        case RELIC_GRF_VALUE_FLOAT: q += 4; break;
+        case RELIC_GRF_VALUE_STRING: q = vt_skip(out, q); break;
+        default: q += 4 + (size_t)VT_HANDLE * relic_load_u32le(p + q);
+        }
+        pos = q + VT_HANDLE;
+    }
+    out->records = rec;
+    return RELIC_OK;
+}
+
+void relic_grf_vt_view_record(const relic_grf_vt_view *v, size_t i, relic_grf_vt_record_view *r)
+{
+    const uint8_t *p = v->p + v->records[i];
+    r->type = p[0];
+    r->scope = p[1];
+    r->reference = p[2];
+    r->value = vt_handle_at(p + 3);
+    r->symbol = vt_handle_at(p + 3 + VT_HANDLE);
+    r->target = vt_handle_at(p + 3 + 2 * VT_HANDLE);
+    p += VT_RECORD_PAYLOAD;
+    r->payload = p;
+    r->items_count = 0;
+    switch (r->type) {
+    case RELIC_GRF_VALUE_BOOL:
+    case RELIC_GRF_VALUE_CHAR: p += 1; break;
+    case RELIC_GRF_VALUE_INT:
+    case RELIC_GRF_VALUE_FLOAT: p += 4; break;
+    case RELIC_GRF_VALUE_STRING: p += strlen((const char *)p) + 1; break;
+    default:
+        r->items_count = relic_load_u32le(p);
+        p += 4 + (size_t)VT_HANDLE * r->items_count;
+    }
+    r->key = vt_handle_at(p);
+}
+
+relic_grf_vt_handle relic_grf_vt_record_item(const relic_grf_vt_record_view *r, size_t k)
+{
+    return vt_handle_at(r->payload + 4 + (size_t)VT_HANDLE * k);
+}
+
+long relic_grf_vt_view_find(const relic_grf_vt_view *v, uint32_t id)
+{
+    size_t n = v->records_count;
+#define ID(i) relic_load_u32le(v->p + v->records[i] + 3)
+    if (n && ID(0) <= ID(n - 1)) {
+        size_t lo = 0, hi = n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (ID(mid) < id) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo < n && ID(lo) == id) return (long)lo;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (ID(i) == id) return (long)i;
+#undef ID
+    return -1;
+}
+
+const char *relic_grf_vt_view_symbol(const relic_grf_vt_view *v, uint32_t id)
+{
+#define SYM_ID(i) relic_load_u32le(v->p + vt_skip(v, v->symbols[i]))
+    /* the handle id is the index in every known file: try that first */
+    if (id < v->symbols_count && SYM_ID(id) == id) return vt_str(v, v->symbols[id]);
+    for (size_t i = 0; i < v->symbols_count; i++)
+        if (SYM_ID(i) == id) return vt_str(v, v->symbols[i]);
+#undef SYM_ID
+    return NULL;
+}
+
+static void handles_at(relic_buf *o, const relic_grf_vt_view *v, size_t pos)
+{
+    relic_buf_puts(o, "{\"class_name\": ");
+    str(o, vt_str(v, pos));
+    const uint8_t *q = v->p + vt_skip(v, pos);
+    relic_buf_printf(o, ", \"base\": %u, \"next\": %u, \"count\": %u, \"in_use\": %u}", relic_load_u32le(q),
+                     relic_load_u32le(q + 4), relic_load_u32le(q + 8), q[12]);
+}
+
+relic_status relic_grf_value_table_json_print_view(const relic_grf_vt_view *v, relic_buf *o, relic_error *err)
+{
+    relic_buf_puts(o, "{\"format\": \"grf_value_table\", \"name\": ");
+    str(o, vt_str(v, 0));
+    relic_buf_puts(o, ",\n \"symbol_handles\": ");
+    handles_at(o, v, v->symbol_handles);
+    relic_buf_puts(o, ",\n \"symbol_table_name\": ");
+    str(o, vt_str(v, v->symbol_table_name));
+    relic_buf_puts(o, ",\n \"symbols\": [");
+    for (size_t i = 0; i < v->symbols_count; i++) {
+        relic_grf_vt_handle h = vt_handle_at(v->p + vt_skip(v, v->symbols[i]));
+        relic_buf_puts(o, i ? ",\n  [" : "\n  [");
+        str(o, vt_str(v, v->symbols[i]));
+        relic_buf_printf(o, ", %u, %u]", h.id, h.references);
+    }
+    relic_buf_puts(o, "],\n \"value_handles\": ");
+    handles_at(o, v, v->value_handles);
+    relic_buf_puts(o, ",\n \"records\": [");
+    for (size_t i = 0; i < v->records_count; i++) {
+        relic_grf_vt_record_view r;
+        relic_grf_vt_view_record(v, i, &r);
+        relic_buf_printf(o, "%s\n  {\"type\": \"%s\", \"scope\": %u, \"reference\": %u, \"value\": ", i ? "," : "",
+                         type_names[r.type], r.scope, r.reference);
+        handle(o, r.value);
+        relic_buf_puts(o, ", \"symbol\": ");
+        handle(o, r.symbol);
+        relic_buf_puts(o, ", \"target\": ");
+        handle(o, r.target);
+        relic_buf_printf(o, ", \"%s\": ", type_names[r.type]);
+        switch (r.type) {
+        case RELIC_GRF_VALUE_BOOL:
+        case RELIC_GRF_VALUE_CHAR: relic_buf_printf(o, "%u", r.payload[0]); break;
+        case RELIC_GRF_VALUE_INT: relic_json_i64(o, (int32_t)relic_load_u32le(r.payload)); break;
+        case RELIC_GRF_VALUE_FLOAT: relic_json_f32(o, relic_load_f32le(r.payload)); break;
+        case RELIC_GRF_VALUE_STRING: str(o, (const char *)r.payload); break;
+        default:
+            relic_buf_puts(o, "[");
+            for (size_t k = 0; k < r.items_count; k++) {
+                if (k) relic_buf_puts(o, ", ");
+                handle(o, relic_grf_vt_record_item(&r, k));
+            }
+            relic_buf_puts(o, "]");
+        }
+        relic_buf_puts(o, ", \"key\": ");
+        handle(o, r.key);
+        relic_buf_puts(o, "}");
+    }
+    relic_buf_puts(o, "]}");
+    if (o->failed) return relic_fail(err, RELIC_E_NOMEM, 0, "", "output buffer could not grow");
+    return RELIC_OK;
+}
+
 /* ---- reading ---- */
 
 static relic_status rd_u32(relic_jr *r, const relic_jv *obj, const char *key, uint32_t *out)

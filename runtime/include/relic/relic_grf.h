@@ -99,6 +99,20 @@ relic_status relic_grf_section_write(relic_grf_kind k, const void *model, relic_
 /** Append the JSON form of a decoded section model to out. */
 relic_status relic_grf_section_json_print(relic_grf_kind k, const void *model, relic_buf *out, relic_error *err);
 
+/** Validate the bytes of one section as kind k (relic_grf_section_decode's
+ *  checks and errors, nothing decoded) into *view, its kind's validated
+ *  view (relic_<kind>_view, or relic_grf_vt_view) allocated from a. For
+ *  RELIC_GRF_OPAQUE *view is NULL. Errors: as relic_grf_section_validate;
+ *  RELIC_E_NOMEM when a runs out. librelic-json. */
+relic_status relic_grf_section_view(relic_grf_kind k, const uint8_t *p, size_t n, relic_arena *a, void **view,
+                                    relic_error *err);
+
+/** Append the JSON form of a section from its view (relic_grf_section_view):
+ *  the text relic_grf_section_json_print prints for the decoded section,
+ *  with nothing decoded or allocated. Errors: RELIC_E_NOMEM when out cannot
+ *  grow; RELIC_E_ARGUMENT for a kind without a JSON form. */
+relic_status relic_grf_section_json_print_view(relic_grf_kind k, const void *view, relic_buf *out, relic_error *err);
+
 /** Read the JSON form of a section of kind k into *model in a. */
 relic_status relic_grf_section_json_read(relic_grf_kind k, const char *text, size_t len, relic_arena *a, void **model,
                                          relic_error *err);
@@ -183,6 +197,50 @@ long relic_grf_value_table_find(const relic_grf_value_table *vt, uint32_t id);
 /** Name of the symbol whose handle id is id, or NULL. */
 const char *relic_grf_value_table_symbol(const relic_grf_value_table *vt, uint32_t id);
 
+/** A validated value table, zero-copy: its bytes and where each symbol and
+ *  record starts (byte offsets into p), so that it prints and answers
+ *  look-ups without a decoded copy. Built by relic_grf_value_table_view. */
+typedef struct relic_grf_vt_view {
+    const uint8_t *p;                                        /**< the section's bytes */
+    size_t n;                                                /**< their length */
+    size_t symbol_handles, symbol_table_name, value_handles; /**< offsets of those members */
+    const uint32_t *symbols;                                 /**< offset of each symbol (its name) */
+    size_t symbols_count;
+    const uint32_t *records; /**< offset of each record (its type byte) */
+    size_t records_count;
+} relic_grf_vt_view;
+
+/** One record of a relic_grf_vt_view, its fixed fields loaded; payload
+ *  points at the bytes after the target handle (bool or char byte, int or
+ *  float u32, NUL-terminated string, or u32 count then items_count handles). */
+typedef struct relic_grf_vt_record_view {
+    uint8_t type, scope, reference;
+    relic_grf_vt_handle value, symbol, target, key;
+    const uint8_t *payload;
+    size_t items_count; /**< object records: member handles */
+} relic_grf_vt_record_view;
+
+/** Validate n bytes at p as a value table (relic_grf_value_table_parse's
+ *  checks and errors) and index them into *out: 4 bytes per symbol and per
+ *  record from a, nothing copied. Errors: those of the parse;
+ *  RELIC_E_NOMEM when a runs out. This and the view functions below are
+ *  librelic-json's (runtime/json/grf_valuetable_json.c, grf_json.c). */
+relic_status relic_grf_value_table_view(const uint8_t *p, size_t n, relic_arena *a, relic_grf_vt_view *out,
+                                        relic_error *err);
+/** Record i (< v->records_count) of a value-table view, plain loads. */
+void relic_grf_vt_view_record(const relic_grf_vt_view *v, size_t i, relic_grf_vt_record_view *r);
+/** Member handle k (< r->items_count) of an object record. */
+relic_grf_vt_handle relic_grf_vt_record_item(const relic_grf_vt_record_view *r, size_t k);
+/** relic_grf_value_table_find over a view: index of the record whose value
+ *  handle id is id, or -1. */
+long relic_grf_vt_view_find(const relic_grf_vt_view *v, uint32_t id);
+/** relic_grf_value_table_symbol over a view: the name (in the section's
+ *  bytes, NUL-terminated) of the symbol whose handle id is id, or NULL. */
+const char *relic_grf_vt_view_symbol(const relic_grf_vt_view *v, uint32_t id);
+/** relic_grf_value_table_json_print's text printed from a view: nothing
+ *  decoded or allocated. Errors: RELIC_E_NOMEM when out cannot grow. */
+relic_status relic_grf_value_table_json_print_view(const relic_grf_vt_view *v, relic_buf *out, relic_error *err);
+
 /* ---- a whole level or scene ---- */
 
 /** The symbols of a container sorted by handle (pointers into its model). */
@@ -244,6 +302,40 @@ relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic
  *  RELIC_E_ARGUMENT when scratch is NULL; RELIC_E_NOMEM when scratch or
  *  out runs out. */
 relic_status relic_grf_json_print_in(const relic_grf_file *f, relic_buf *out, relic_arena *scratch, relic_error *err);
+
+/** A validated GROFF container ready for the whole-file JSON printed from
+ *  views (relic_grf_json_print_view): each section classified
+ *  (relic_grf_classify) and validated with its kind's schema into its
+ *  generated view (relic_<kind>_view, or relic_grf_vt_view for the value
+ *  table), plus the index the printer looks names up in. The directory is
+ *  read into `directory` (32 bytes a section; its data and symbol names
+ *  point into the file, not copied) so the kind rules of relic_grf_classify
+ *  apply unchanged. Built by relic_grf_view_open. */
+typedef struct relic_grf_view {
+    relic_groff_view container; /**< the generated container view */
+    relic_groff_file directory; /**< header, directory, symbols; data and names point into the file */
+    relic_grf_layout layout;
+    relic_grf_kind *kinds;     /**< per section */
+    void **views;              /**< per section: its kind's view, NULL when opaque */
+    relic_grf_symbols symbols; /**< the directory's symbols by handle */
+} relic_grf_view;
+
+/** Classify and validate every section of the validated container v (the
+ *  checks and errors of relic_grf_file_decode: a section whose bytes fail
+ *  its kind's schema is an error with path sections[i].<kind path> and the
+ *  offset in the file) and index it into *out, all from a: per section a
+ *  kind, a pointer and its view (tens of bytes), 8 bytes per symbol, 4
+ *  bytes per value-table symbol and record; a symbol name without its NUL
+ *  in the file is copied with one. Errors: as above; RELIC_E_NOMEM. */
+relic_status relic_grf_view_open(const relic_groff_view *v, relic_arena *a, relic_grf_view *out, relic_error *err);
+
+/** relic_grf_json_print's text for the file behind f, printed from the
+ *  views with nothing decoded and no allocation (out over caller memory
+ *  makes no heap call); out may be a sink buffer. Errors: RELIC_E_UNSUPPORTED,
+ *  before anything is printed, when the sections do not lie back to back
+ *  in directory order (print the plain container: relic_groff_json_print_view);
+ *  RELIC_E_NOMEM when out cannot grow. */
+relic_status relic_grf_json_print_view(const relic_grf_view *f, relic_buf *out, relic_error *err);
 
 /** Read the whole-file JSON back into a container model (sections encoded
  *  from "contents", laid out back to back). Errors: those of the readers,
