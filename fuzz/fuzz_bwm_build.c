@@ -6,16 +6,18 @@
  * writer's output validates and keeps every table rule, strict ones
  * included; its JSON reads back to the same bytes.
  * Build and run: make fuzz (or build-fuzz/fuzz_bwm_build -max_total_time=60). */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (fuzz_scratch.h) */
 #include <stdlib.h>
 #include <string.h>
 
 #include "relic_bwm.h"
+#include "fuzz_scratch.h"
 
-/* relic_bwm_check with its scratch in a heap arena freed at once */
+/* relic_bwm_check with its scratch in fuzz_scratch.h's slot 2, rewound at once */
 static unsigned bwm_check_scratch(const relic_bwm_view *v, int strict, relic_report_fn report, void *ctx)
 {
     relic_arena a;
-    relic_arena_init_heap(&a, 0);
+    fuzz_scratch_arena(&a, 2, 0);
     unsigned problems = relic_bwm_check(v, strict, &a, report, ctx);
     relic_arena_release(&a);
     return problems;
@@ -36,9 +38,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint32_t nv = (uint32_t)data[0] % 32 + 3; /* a small vertex pool */
     uint32_t nf = (uint32_t)(size - 1) / 4;   /* 4 bytes per face */
     if (nf > 4096) nf = 4096;
-    float(*v)[3] = calloc(nv, sizeof *v);
-    uint32_t(*f)[3] = calloc(nf ? nf : 1, sizeof *f);
-    uint32_t *mat = calloc(nf ? nf : 1, sizeof *mat);
+    /* the mesh, the model and its tables in slot 0, the written and printed bytes in slot 1,
+     * memory mapped once: a heap arena and heap buffers per run were ASan mmap/munmap calls,
+     * copies and page faults, two thirds of the target's time (issue 18, perf) */
+    relic_arena a, bufs;
+    fuzz_scratch_arena(&a, 0, 0);
+    fuzz_scratch_arena(&bufs, 1, 0);
+    float(*v)[3] = relic_arena_array(&a, nv, sizeof *v, _Alignof(float));
+    uint32_t(*f)[3] = relic_arena_array(&a, nf ? nf : 1, sizeof *f, _Alignof(uint32_t));
+    uint32_t *mat = relic_arena_array(&a, nf ? nf : 1, sizeof *mat, _Alignof(uint32_t));
+    if (!v || !f || !mat) abort();
     /* vertices on a coarse grid so faces share edges often */
     for (uint32_t i = 0; i < nv; i++) {
         v[i][0] = (float)(i % 5);
@@ -55,19 +64,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         mat[i] = mats[p[3] % 4];
     }
     relic_bwm_mesh mesh = {(const float(*)[3])v, nv, (const uint32_t(*)[3])f, mat, nf};
-    relic_arena a;
     relic_error err;
     relic_bwm_file m;
-    relic_arena_init_heap(&a, 256u << 20);
     uint32_t type = data[0] & 0x80 ? RELIC_BWM_WALKMESH_TYPE_PLACEABLE_OR_DOOR : RELIC_BWM_WALKMESH_TYPE_AREA;
     if (relic_bwm_from_mesh(&mesh, type, &a, &m, &err) != RELIC_OK) {
         relic_error_print(stderr, "build", &err);
         abort();
     }
     relic_buf out, js, back;
-    relic_buf_init(&out, 0);
-    relic_buf_init(&js, 0);
-    relic_buf_init(&back, 0);
+    relic_buf_init_arena(&out, &bufs, 0);
+    relic_buf_init_arena(&js, &bufs, 0);
+    relic_buf_init_arena(&back, &bufs, 0);
     relic_bwm_view view;
     relic_bwm_file m2;
     if (relic_bwm_write(&m, &out, &err) != RELIC_OK || relic_bwm_validate(out.data, out.size, &view, &err) != RELIC_OK) {
@@ -84,9 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     relic_buf_free(&out);
     relic_buf_free(&js);
     relic_buf_free(&back);
+    relic_arena_release(&bufs);
     relic_arena_release(&a);
-    free(v);
-    free(f);
-    free(mat);
     return 0;
 }

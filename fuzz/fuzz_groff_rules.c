@@ -4,9 +4,11 @@
  * crash; a valid GROFF decodes, and after relic_groff_layout its rewrite
  * validates and keeps the non-strict rules; a valid PID's rules run in both
  * modes. Build and run: make fuzz (or build-fuzz/fuzz_groff_rules). */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (fuzz_scratch.h) */
 #include <stdlib.h>
 
 #include "relic_groff.h"
+#include "fuzz_scratch.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -16,7 +18,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     relic_error err;
     relic_bytes b;
     int compressed;
-    relic_arena_init_heap(&a, 256u << 20);
+    /* memory mapped once (fuzz_scratch.h): a heap arena and a heap buffer made and freed every
+     * run were ASan mmap/munmap calls and page faults (issue 18) */
+    fuzz_scratch_arena(&a, 0, 0);
     if (relic_groff_open(data, size, &a, &b, &compressed, &err) == RELIC_OK) {
         relic_groff_view v;
         if (relic_groff_validate(b.data, b.size, &v, &err) == RELIC_OK) {
@@ -29,10 +33,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (total == m.data_count && relic_groff_layout(&m, &err) == RELIC_OK) {
                 relic_buf out;
                 relic_groff_view w;
-                relic_buf_init(&out, 0);
+                relic_arena bufs;
+                fuzz_scratch_arena(&bufs, 1, 0);
+                relic_buf_init_arena(&out, &bufs, 0);
                 if (relic_groff_write(&m, &out, &err) != RELIC_OK) abort();
                 if (relic_groff_validate(out.data, out.size, &w, &err) != RELIC_OK) abort();
-                relic_buf_free(&out);
+                relic_arena_release(&bufs);
             }
         } else if (err.message[0] == 0) {
             abort();

@@ -60,6 +60,11 @@
 #include "../fuzz/fuzz_adpcm.c"
 #undef LLVMFuzzerTestOneInput
 #undef FUZZ_TREE_MUTATOR
+#undef FUZZ_MUTATORS
+#undef FUZZ_STRUCTURED_TURN
+#undef FUZZ_CROSSOVER_TURN
+/* every kept input through every oracle: the fuzzer runs fuzz_gff's JSON ones on a sample */
+#define FUZZ_JSON_ONE_IN 1
 #define LLVMFuzzerTestOneInput fuzz_gff_one
 #include "../fuzz/fuzz_gff.c"
 #undef LLVMFuzzerTestOneInput
