@@ -162,5 +162,30 @@ check "plain check accepts a ':' in a resref" "$RELIC" check "$tmp/colon.erf"
 grep -q "Windows" "$tmp/out" && ok || bad "':' report under --strict: $(cat "$tmp/out")"
 check "the clean container passes --strict" "$RELIC" check --strict "$tmp/two.erf"
 
+# ---- text from a file never reaches the terminal raw ----
+esc=$(printf '\033')
+no_esc() { ! LC_ALL=C grep -q "$esc" "$1"; }
+# a caption line holding a newline and a terminal escape (relic info prints the captions)
+mkdir "$tmp/snd"
+printf 'RIFF\044\000\000\000WAVEfmt \020\000\000\000\001\000\001\000\042\126\000\000\104\254\000\000\002\000\020\000data\000\000\000\000' >"$tmp/snd/s.wav"
+head -c 4410 /dev/zero >>"$tmp/snd/s.wav"
+printf '%s' '{"captions": [{"duration": 1.0, "text": "M\n\u001b[31marquez?"}]}' >"$tmp/snd/c.json"
+if "$RELIC" encode "$tmp/snd/s.wav" "$tmp/snd/s.cau" --captions "$tmp/snd/c.json" >"$tmp/out" 2>&1; then
+    "$RELIC" info "$tmp/snd/s.cau" >"$tmp/out" 2>&1
+    check "info prints no raw control byte from a caption" no_esc "$tmp/out"
+    grep -q 'M\\n\\x1b\[31marquez?' "$tmp/out" && ok || bad "info shows the caption escaped: $(cat "$tmp/out")"
+else
+    bad "encode a sample with captions: $(cat "$tmp/out")"
+fi
+# a GFF label holding a newline and a terminal escape (relic diff prints the field paths)
+printf '%s' '{"__data_type":"UTC ","Tag":{"type":"cexostring","value":"T"}}' >"$tmp/c.json"
+"$RELIC" convert "$tmp/c.json" "$tmp/c.utc" >/dev/null 2>&1
+cp "$tmp/c.utc" "$tmp/lab.utc"
+loff=$(LC_ALL=C grep -obUa 'Tag' "$tmp/lab.utc" | head -1 | cut -d: -f1)
+poke "$tmp/lab.utc" $((loff + 1)) '\n\033'                    # "T\n\e"
+"$RELIC" diff "$tmp/c.utc" "$tmp/lab.utc" >"$tmp/out" 2>&1
+check "diff prints no raw control byte from a label" no_esc "$tmp/out"
+grep -q '^+ T\\n\\x1b:' "$tmp/out" && ok || bad "diff shows the label escaped: $(cat "$tmp/out")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
