@@ -205,7 +205,7 @@ CLI_TESTS = tests/gff_cli_test.sh tests/gff_corpus_test.sh tests/audio_cli_test.
             tests/textures_cli_test.sh tests/erf_cli_test.sh tests/tpm_cli_test.sh tests/trn_cli_test.sh \
             tests/output_cli_test.sh tests/outputs_cli_test.sh tests/demo_cli_test.sh tests/bombs_cli_test.sh \
             tests/errors_cli_test.sh tests/keybif_cli_test.sh tests/check_layers.sh tests/python_test.sh tests/afl_test.sh \
-            tests/batch_cli_test.sh tests/json_cli_test.sh
+            tests/batch_cli_test.sh tests/json_cli_test.sh tests/nonfinite_cli_test.sh
 # CORPUS_SWEEPS=0 skips the shell tests' sweeps of ../shared/corpus (thousands of
 # relic processes, and 8192^2 terrains): `make test` runs them once, in the plain
 # pass, where a process costs a tenth of an instrumented one (the library's

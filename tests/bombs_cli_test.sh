@@ -1,7 +1,8 @@
 #!/bin/sh
 # bombs_cli_test.sh — amplification bombs: one crafted input per codec and
 # format (tests/bombs/make_bombs.py: zlib/ASWM, TRRN, LZSS/SPZ, SZDD, ADPCM,
-# WTD zerotree, TPM, TRI, TRR, GFF nesting, ERF, GROFF), each under 1 MB and
+# WTD zerotree, TPM, TRI, TRR, GFF nesting, ERF, GROFF, KEY, BIF, TLK,
+# RIM, BWM, PID, TPA), each under 1 MB and
 # declaring far more than it holds. `relic check` must finish each in under
 # 1 s of CPU (user + system) and 64 MiB of peak RSS (GNU time) (the WTD grid
 # bomb also through `relic info` and a PNG conversion), and either
@@ -88,4 +89,12 @@ run trr_extent.trr accept    # points 10^6 m apart: check reads points; a grid i
 run gff_nesting.utc error    # a chain of 20000 nested structs: over the depth limit
 run erf_count.erf error      # 2^31 entries declared in 732 bytes
 run groff_count.grf error    # a GROFF header declaring 2^28 bytes
+run key_count.key error      # 2^32-1 keys declared in 264 bytes
+run key_bifs.key error       # 2^32-1 BIFs declared in 264 bytes
+run bif_count.bif error      # 2^31 resources declared in 220 bytes
+run tlk_count.tlk error      # 2^31 string entries declared in 220 bytes
+run rim_count.rim error      # 2^31 entries declared in the 692-byte sample
+run bwm_count.wok error      # 2^32-1 vertices and faces declared in a 7 KB walkmesh
+run pid_count.pid error      # 2^31 raster chunks declared in 200 bytes
+run tpa_count.tpa error      # 2^31 samples declared in a 916-byte bank
 finish

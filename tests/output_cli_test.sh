@@ -4,9 +4,11 @@
 # written in place and the node stays what it was; a write error names the
 # output and the system's reason ("No space left on device", "File too
 # large"), never "out of memory", and leaves no temporary file; a multi-file
-# output on a full filesystem leaves none of its files; a NaN in a walkmesh
+# output on a full 64 KiB tmpfs (extract, GRF -> OBJ + MTL, pack-textures'
+# PID + SWP, pack-sounds) leaves none of its files; a NaN in a walkmesh
 # and control bytes or separators in a container member's name are reported
-# with their field and byte offset, and never reach the terminal raw.
+# with their field and byte offset, and never reach the terminal raw, nor
+# do a caption's (info) or a GFF label's (diff).
 # Root-only parts (mknod, mount) say "skipped" when they cannot run.
 # Prints "N passed, M failed". Env: RELIC.
 RELIC=${RELIC:-build/relic}
@@ -115,9 +117,29 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$tmp/mnt" 2>/dev/null
     grf=$(ls ../shared/corpus/grf/*.grf 2>/dev/null | head -1)
     if [ -n "$grf" ]; then
         "$RELIC" convert "$grf" "$mnt/level.obj" >/dev/null 2>"$tmp/err" && bad "GRF -> OBJ onto a full tmpfs succeeded" || ok
+        grep -q "level.*No space left on device" "$tmp/err" && ok || bad "GRF -> OBJ onto a full tmpfs: $(cat "$tmp/err")"
         check "a failed GRF -> OBJ leaves neither OBJ nor MTL" test -z "$(ls -A "$mnt" | grep -v '^x$')"
     else
         echo "note: ../shared/corpus/grf not found: GRF -> OBJ + MTL on a full tmpfs skipped"
+    fi
+    # a texture directory and its swap file (PID + SWP): both or neither; a sound bank: all or nothing
+    if RELIC=$RELIC sh tests/samples/make_format_samples.sh "$tmp/fs" >/dev/null 2>&1 &&
+        "$RELIC" extract "$tmp/fs/level.pid" --swp "$tmp/fs/level.swp" -C "$tmp/tex" >/dev/null 2>&1 &&
+        "$RELIC" extract "$tmp/fs/bank.tpa" -C "$tmp/bank" >/dev/null 2>&1; then
+        "$RELIC" pack-textures "$tmp/tex" "$mnt/t.pid" "$mnt/t.swp" >/dev/null 2>"$tmp/err" && bad "pack-textures onto a full tmpfs succeeded" || ok
+        grep -q "t.swp.*No space left on device" "$tmp/err" && ok || bad "pack-textures onto a full tmpfs: $(cat "$tmp/err")"
+        check "a failed pack-textures leaves neither PID nor SWP" test -z "$(ls -A "$mnt" | grep -v '^x$')"
+        wav=$(ls "$tmp/bank"/*.wav | head -1)   # the sample's WAV, grown past the 64 KiB (same format, more frames)
+        head -c 44 "$wav" >"$tmp/big.wav"; head -c 200000 /dev/urandom >>"$tmp/big.wav"
+        printf '\100\015\003\000' | dd of="$tmp/big.wav" bs=1 seek=40 conv=notrunc 2>/dev/null   # data size 200000
+        printf '\144\015\003\000' | dd of="$tmp/big.wav" bs=1 seek=4 conv=notrunc 2>/dev/null    # RIFF size 200036
+        mv "$tmp/big.wav" "$wav"
+        "$RELIC" pack-sounds "$tmp/bank" "$mnt/b.tpa" >/dev/null 2>"$tmp/err" && bad "pack-sounds onto a full tmpfs succeeded" || ok
+        grep -q "b.tpa.*No space left on device" "$tmp/err" && ok || bad "pack-sounds onto a full tmpfs: $(cat "$tmp/err")"
+        check "a failed pack-sounds leaves no bank" test -z "$(ls -A "$mnt" | grep -v '^x$')"
+        "$RELIC" pack-sounds "$tmp/bank" "$tmp/b.tpa" >/dev/null 2>"$tmp/err" && ok || bad "pack-sounds of the grown WAV off the tmpfs: $(cat "$tmp/err")"
+    else
+        bad "make the PID/SWP and TPA samples"
     fi
     umount "$mnt" && mnt=
 else
@@ -161,6 +183,31 @@ check "plain check accepts a ':' in a resref" "$RELIC" check "$tmp/colon.erf"
 "$RELIC" check --strict "$tmp/colon.erf" >"$tmp/out" 2>&1 && bad "check --strict accepts a ':' in a resref" || ok
 grep -q "Windows" "$tmp/out" && ok || bad "':' report under --strict: $(cat "$tmp/out")"
 check "the clean container passes --strict" "$RELIC" check --strict "$tmp/two.erf"
+
+# ---- text from a file never reaches the terminal raw ----
+esc=$(printf '\033')
+no_esc() { ! LC_ALL=C grep -q "$esc" "$1"; }
+# a caption line holding a newline and a terminal escape (relic info prints the captions)
+mkdir "$tmp/snd"
+printf 'RIFF\136\021\000\000WAVEfmt \020\000\000\000\001\000\001\000\042\126\000\000\104\254\000\000\002\000\020\000data\072\021\000\000' >"$tmp/snd/s.wav"   # 2205 frames of silence
+head -c 4410 /dev/zero >>"$tmp/snd/s.wav"
+printf '%s' '{"captions": [{"duration": 1.0, "text": "M\n\u001b[31marquez?"}]}' >"$tmp/snd/c.json"
+if "$RELIC" encode "$tmp/snd/s.wav" "$tmp/snd/s.cau" --captions "$tmp/snd/c.json" >"$tmp/out" 2>&1; then
+    "$RELIC" info "$tmp/snd/s.cau" >"$tmp/out" 2>&1
+    check "info prints no raw control byte from a caption" no_esc "$tmp/out"
+    grep -q 'M\\n\\x1b\[31marquez?' "$tmp/out" && ok || bad "info shows the caption escaped: $(cat "$tmp/out")"
+else
+    bad "encode a sample with captions: $(cat "$tmp/out")"
+fi
+# a GFF label holding a newline and a terminal escape (relic diff prints the field paths)
+printf '%s' '{"__data_type":"UTC ","Tag":{"type":"cexostring","value":"T"}}' >"$tmp/c.json"
+"$RELIC" convert "$tmp/c.json" "$tmp/c.utc" >/dev/null 2>&1
+cp "$tmp/c.utc" "$tmp/lab.utc"
+loff=$(LC_ALL=C grep -obUa 'Tag' "$tmp/lab.utc" | head -1 | cut -d: -f1)
+poke "$tmp/lab.utc" $((loff + 1)) '\n\033'                    # "T\n\e"
+"$RELIC" diff "$tmp/c.utc" "$tmp/lab.utc" >"$tmp/out" 2>&1
+check "diff prints no raw control byte from a label" no_esc "$tmp/out"
+grep -q '^+ T\\n\\x1b:' "$tmp/out" && ok || bad "diff shows the label escaped: $(cat "$tmp/out")"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

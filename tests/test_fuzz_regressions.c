@@ -68,6 +68,12 @@
 #define LLVMFuzzerTestOneInput fuzz_gff_one
 #include "../fuzz/fuzz_gff.c"
 #undef LLVMFuzzerTestOneInput
+#undef FUZZ_MUTATORS
+#undef FUZZ_STRUCTURED_TURN
+#undef FUZZ_CROSSOVER_TURN
+#define LLVMFuzzerTestOneInput fuzz_wtd_one
+#include "../fuzz/fuzz_wtd.c"
+#undef LLVMFuzzerTestOneInput
 
 typedef int (*fuzz_entry)(const uint8_t *data, size_t size);
 
@@ -141,6 +147,12 @@ static void replays_fuzz_gff_regressions(void **state)
     assert_true(replay("fuzz/regressions/fuzz_gff", fuzz_gff_one) >= 1);
 }
 
+static void replays_fuzz_wtd_regressions(void **state)
+{
+    (void)state;
+    assert_true(replay("fuzz/regressions/fuzz_wtd", fuzz_wtd_one) >= 1);
+}
+
 static void replays_fuzz_bwm_regressions(void **state)
 {
     (void)state;
@@ -158,7 +170,8 @@ static void every_regression_directory_is_replayed(void **state)
 {
     (void)state;
     static const char *const known[] = {"fuzz_grf_sections", "fuzz_gff_typed", "fuzz_gff_json", "fuzz_trr",
-                                        "fuzz_bwm", "fuzz_erf", "fuzz_trn_aswm", "fuzz_adpcm", "fuzz_gff"};
+                                        "fuzz_bwm", "fuzz_erf", "fuzz_trn_aswm", "fuzz_adpcm", "fuzz_gff",
+                                        "fuzz_wtd"};
     DIR *d = opendir("fuzz/regressions");
     assert_non_null(d);
     struct dirent *e;
@@ -183,6 +196,7 @@ int main(void)
         cmocka_unit_test(replays_fuzz_trn_aswm_regressions),
         cmocka_unit_test(replays_fuzz_adpcm_regressions),
         cmocka_unit_test(replays_fuzz_gff_regressions),
+        cmocka_unit_test(replays_fuzz_wtd_regressions),
         cmocka_unit_test(every_regression_directory_is_replayed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -245,8 +245,9 @@ static void emit(differ *df, char mark, const char *suffix, const char *a, size_
         }
         relic_buf_puts(o, "}");
     } else {
-        printf("%c %s: %.*s%s%.*s\n", mark, path, a ? (int)alen : 0, a ? a : "", a && b ? " -> " : "", b ? (int)blen : 0,
-               b ? b : "");
+        char shown[4 * sizeof path]; /* labels are the file's bytes: escaped, so they cannot drive the terminal */
+        printf("%c %s: %.*s%s%.*s\n", mark, cli_escape(shown, sizeof shown, path, strlen(path)), a ? (int)alen : 0,
+               a ? a : "", a && b ? " -> " : "", b ? (int)blen : 0, b ? b : "");
     }
     df->count++;
 }

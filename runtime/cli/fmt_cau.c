@@ -33,8 +33,11 @@ static int cau_info(const cli_input *in)
         if (relic_audio_captions_parse(v.base + h->caption_offset + 8, v.values.caption_length - 4, v.values.caption_count,
                                        &a, &lines, &used, &err) == RELIC_OK) {
             printf("  %u caption lines:\n", v.values.caption_count);
-            for (uint32_t i = 0; i < v.values.caption_count; i++)
-                printf("    %5.1f s  %.*s\n", lines[i].duration * RELIC_AUDIO_CAPTION_UNIT_SECONDS, (int)lines[i].text_len, lines[i].text);
+            for (uint32_t i = 0; i < v.values.caption_count; i++) {
+                char text[1024]; /* the file's bytes, escaped: a caption cannot drive the terminal */
+                printf("    %5.1f s  %s\n", lines[i].duration * RELIC_AUDIO_CAPTION_UNIT_SECONDS,
+                       cli_escape(text, sizeof text, lines[i].text, lines[i].text_len));
+            }
         }
         relic_arena_release(&a);
     }

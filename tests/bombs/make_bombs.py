@@ -76,3 +76,19 @@ w('gff_nesting.utc', hdr + structs + fields + labels)
 b = rd('pack.erf'); b[16:20] = struct.pack('<I', 0x7FFFFFFF); w('erf_count.erf', b)
 # GROFF: a section directory declaring 2^28 sections
 b = rd('empty.grf'); b[4:8] = struct.pack('<I', 0x10000000); w('groff_count.grf', b)
+# KEY: 2^32-1 keys (22 bytes each) declared by a 64-byte header and 200 bytes; and 2^32-1 BIFs
+w('key_count.key', b'KEY V1  ' + struct.pack('<6I', 0, 0xFFFFFFFF, 64, 64, 126, 0) + bytes(32) + bytes(200))
+w('key_bifs.key', b'KEY V1  ' + struct.pack('<6I', 0xFFFFFFFF, 0, 64, 264, 126, 0) + bytes(32) + bytes(200))
+# BIF: 2^31 variable resources declared in a 20-byte header and 200 bytes
+w('bif_count.bif', b'BIFFV1  ' + struct.pack('<3I', 0x7FFFFFFF, 0, 20) + bytes(200))
+# TLK: 2^31 string entries (40 bytes each) declared in 220 bytes
+w('tlk_count.tlk', b'TLK V3.0' + struct.pack('<3I', 0, 0x7FFFFFFF, 20) + bytes(200))
+# RIM: the sample with 2^31 entries declared
+b = rd('pack.rim'); b[12:16] = struct.pack('<I', 0x7FFFFFFF); w('rim_count.rim', b)
+# BWM: the sample walkmesh declaring 2^32-1 vertices (and faces)
+b = rd('room.wok')
+b[72:76] = struct.pack('<I', 0xFFFFFFFF); b[80:84] = struct.pack('<I', 0xFFFFFFFF); w('bwm_count.wok', b)
+# PID: the sample palette index declaring 2^31 raster chunks
+b = rd('level.pid'); b[12:16] = struct.pack('<I', 0x7FFFFFFF); w('pid_count.pid', b)
+# TPA: the sample sound bank declaring 2^31 samples
+b = rd('bank.tpa'); b[4:8] = struct.pack('<I', 0x7FFFFFFF); w('tpa_count.tpa', b)
