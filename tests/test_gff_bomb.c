@@ -238,6 +238,39 @@ static void test_overlapping_lists_are_refused_in_bounded_time(void **state)
     relic_buf_free(&b);
 }
 
+/* What reads the text after validation is bounded the same way: the
+ * encoding look (relic_gff_detect_encoding) of the shared locstring, and
+ * the JSON printer's keys for 40000 fields with one label in one struct
+ * ("__dupN__Name": each run of equal labels counted once). */
+static void test_encoding_look_and_duplicate_labels_are_linear(void **state)
+{
+    (void)state;
+    relic_buf b = shared_locstring(ROOT_LISTS);
+    relic_gff_doc d;
+    relic_error err;
+    assert_int_equal(open_bounded("gff-shared-locstring", &b, &d, &err), RELIC_OK);
+    double t0 = cpu_seconds();
+    assert_int_equal(relic_gff_detect_encoding(&d), RELIC_GFF_ENC_CP1252);
+    assert_true(cpu_seconds() - t0 < 0.25);
+    relic_buf_free(&b);
+
+    static uint32_t type[LOC_N], data[LOC_N];
+    for (uint32_t f = 0; f < LOC_N; f++) {
+        type[f] = RELIC_GFF_FIELD_TYPE_BYTE;
+        data[f] = f & 0xFF;
+    }
+    b = gff(1, type, data, LOC_N, NULL, 0, NULL, 0, ROOT_LISTS);
+    assert_int_equal(open_bounded("gff-one-label", &b, &d, &err), RELIC_OK);
+    relic_buf out;
+    relic_buf_init(&out, 0);
+    t0 = cpu_seconds();
+    assert_int_equal(relic_gff_json_print_doc(&d, RELIC_GFF_ENC_AUTO, &out, &err), RELIC_OK);
+    assert_true(cpu_seconds() - t0 < 0.25);
+    assert_non_null(strstr((const char *)out.data, "\"__dup39999__Name\""));
+    relic_buf_free(&out);
+    relic_buf_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -245,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_overlapping_locstrings_are_refused_in_bounded_time),
         cmocka_unit_test(test_fields_sharing_one_list_open_in_bounded_time),
         cmocka_unit_test(test_overlapping_lists_are_refused_in_bounded_time),
+        cmocka_unit_test(test_encoding_look_and_duplicate_labels_are_linear),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
