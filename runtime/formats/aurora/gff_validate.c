@@ -6,7 +6,8 @@
  * or list indices, and the struct graph from the root (depth limit, no
  * struct reached twice, no field shared), so that afterwards every getter is
  * a plain load. Work is linear in the file size: every struct, field and
- * list record is looked at a bounded number of times.
+ * list record is looked at a bounded number of times, and a locstring or
+ * list record that many fields share is read once (shared_guard).
  *
  * Files whose structs each come after the struct that holds them (every
  * writer's order) are checked by fast_pass: one loop over the structs in
