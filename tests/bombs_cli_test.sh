@@ -1,7 +1,7 @@
 #!/bin/sh
 # bombs_cli_test.sh — amplification bombs: one crafted input per codec and
 # format (tests/bombs/make_bombs.py: zlib/ASWM, TRRN, LZSS/SPZ, SZDD, ADPCM,
-# WTD zerotree, TPM, TRI, TRR, GFF nesting, ERF, GROFF, KEY, BIF, TLK,
+# WTD zerotree, TPM, TRI, TRR, GFF nesting and shared values, ERF, GROFF, KEY, BIF, TLK,
 # RIM, BWM, PID, TPA), each under 1 MB and
 # declaring far more than it holds. `relic check` must finish each in under
 # 1 s of CPU (user + system) and 64 MiB of peak RSS (GNU time) (the WTD grid
@@ -87,6 +87,10 @@ run tpm_comment.tpm accept   # a 900 KB comment line: memory linear in the file
 run tri_count.tri error      # 2^32-1 triangles declared
 run trr_extent.trr accept    # points 10^6 m apart: check reads points; a grid is built only on convert (refused)
 run gff_nesting.utc error    # a chain of 20000 nested structs: over the depth limit
+run gff_shared_loc.git accept     # 40000 fields at one 40000-substring locstring: each offset checked once
+run gff_overlap_loc.git error     # 35000 overlapping locstrings: past the shared-value work limit
+run gff_shared_list.git accept    # 40000 unlisted fields at one list of 120000 entries
+run gff_overlap_list.git error    # 35000 overlapping list records: past the shared-value work limit
 run erf_count.erf error      # 2^31 entries declared in 732 bytes
 run groff_count.grf error    # a GROFF header declaring 2^28 bytes
 run key_count.key error      # 2^32-1 keys declared in 264 bytes

@@ -418,13 +418,16 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
         st = nomem(ps);
         goto done;
     }
-    for (uint32_t i = 0; i < n; i++) {
+    /* run_end: one past the run of equal labels holding i, found once per
+     * run (a struct of n fields with one label costs n, not n^2 / 2) */
+    for (uint32_t i = 0, run_end = 0; i < n; i++) {
         lfield *f = by[i];
-        uint32_t later = 0;
-        for (uint32_t j = i + 1; j < n && by[j]->label_len == f->label_len &&
-             memcmp(by[j]->label, f->label, f->label_len) == 0;
-             j++)
-            later++;
+        if (i >= run_end)
+            for (run_end = i + 1; run_end < n && by[run_end]->label_len == f->label_len &&
+                                  memcmp(by[run_end]->label, f->label, f->label_len) == 0;
+                 run_end++) {
+            }
+        const uint32_t later = run_end - i - 1;
         size_t k = 0;
         if (later || (f->label_len >= 2 && f->label[0] == '_' && f->label[1] == '_')) {
             char pre[24];
@@ -811,7 +814,12 @@ static relic_status print_struct(pstate *ps, uint32_t s, uint32_t depth, uint32_
 relic_gff_encoding relic_gff_detect_encoding(const relic_gff_doc *d)
 {
     int non_ascii = 0;
-    for (uint32_t f = 0; f < d->field_count; f++) {
+    /* fields may share or overlap their text (validation allows it): past
+     * twice the field data read, the text seen so far decides, so that the
+     * look stays linear in the file */
+    uint64_t seen = 0;
+    const uint64_t budget = 2 * (uint64_t)d->v.field_data_count + 64;
+    for (uint32_t f = 0; f < d->field_count && seen <= budget; f++) {
         const uint8_t *fp = d->v.fields + 12 * (size_t)f;
         uint32_t type = relic_load_u32le(fp);
         const uint8_t *p = d->v.field_data + relic_load_u32le(fp + 8);
@@ -821,17 +829,19 @@ relic_gff_encoding relic_gff_detect_encoding(const relic_gff_doc *d)
         if (type == RELIC_GFF_FIELD_TYPE_CEXOSTRING) {
             len = relic_load_u32le(p);
             text = p + 4;
+            seen += 4 + (uint64_t)len;
         } else if (type == RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING) {
             count = relic_load_u32le(p + 8);
             p += 12;
             len = 0;
             text = p;
         } else continue;
-        for (uint32_t i = 0; i < count; i++) {
+        for (uint32_t i = 0; i < count && seen <= budget; i++) {
             if (type == RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING) {
                 len = relic_load_u32le(p + 4);
                 text = p + 8;
                 p += 8 + (size_t)len;
+                seen += 8 + (uint64_t)len;
             }
             for (uint32_t k = 0; k < len;) {
                 uint32_t cp;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # bombs.sh — the real worst cases of relic's declared sizes: grow each one
 # (ASWM decompressed size, WTD grid side, SPZ size at the LZSS bound, IMA
-# ADPCM data size, TPM line length, GFF nesting depth) and record the CPU time (user + system) and
+# ADPCM data size, TPM line length, GFF nesting depth, GFF fields sharing or
+# overlapping locstrings) and record the CPU time (user + system) and
 # peak RSS of `relic check` (and `relic info` for WTD, which decodes the
 # grid) with GNU time. Prints a Markdown table (docs/security.md, "Worst cases measured").
 # BOMBS_FULL=1 adds the 16384^2 WTD grid decode (1 GiB, several seconds).
@@ -49,6 +50,21 @@ elif kind == 'gff':     # `size` structs, each nesting the next; the last one em
     labels = b'Next'.ljust(16, b'\0')
     so = 56; fo = so + len(structs); lo = fo + len(fields); fdo = lo + len(labels)
     b = b'UTC V3.2' + struct.pack('<12I', so, n, fo, n - 1, lo, 1, fdo, 0, fdo, 0, fdo, 0) + structs + fields + labels
+elif kind in ('gffloc', 'gffsuf'):  # `size` fields at one locstring of 40000 substrings, or `size` overlapping ones
+    if kind == 'gffloc':
+        k = 40000
+        fd = struct.pack('<III', 8 + 8 * k, 0xFFFFFFFF, k) + b''.join(struct.pack('<II', i, 0) for i in range(k))
+        fl = [(12, 0)] * size
+    else:
+        k = size
+        fd = b''.join(struct.pack('<III', 8 + 12 * (k - j), 4, k - j) for j in range(k)) + struct.pack('<III', 0, 4, 0)
+        fl = [(12, 12 * j) for j in range(k)]
+    n = len(fl)
+    fields = b''.join(struct.pack('<III', t, 0, d) for t, d in fl)
+    fi = b''.join(struct.pack('<I', i) for i in range(n))
+    so = 56; fo = so + 12; lo = fo + len(fields); fdo = lo + 16; fio = fdo + len(fd); lio = fio + len(fi)
+    b = (b'GIT V3.2' + struct.pack('<12I', so, 1, fo, n, lo, 1, fdo, len(fd), fio, len(fi), lio, 0)
+         + struct.pack('<III', 0xFFFFFFFF, 0, n) + fields + b'Name'.ljust(16, b'\0') + fd + fi)
 open(path, 'wb').write(b)
 EOF
 }
@@ -80,3 +96,5 @@ for n in 147456 1179648 8470512; do row spz $n check "SPZ $n bytes"; row spz $n 
 for n in 262144 1048576 1966080; do row wav $n check "ADPCM $n frames"; row wav $n "convert wav" "ADPCM $n frames"; done
 for kb in 1 1024 16384 65536; do row tpm $((kb << 10)) check "TPM line $kb KiB"; done
 for n in 50 101 102 20000; do row gff $n check "GFF nesting $n"; done
+for n in 1000 10000 40000; do row gffloc $n check "GFF $n fields at one locstring"; done
+for n in 1000 10000 35000; do row gffsuf $n check "GFF $n overlapping locstrings"; done

@@ -72,6 +72,24 @@ so = hdr_size; fo = so + len(structs); lo = fo + len(fields); fdo = lo + len(lab
 fio = fdo; lio = fio
 hdr = b'UTC V3.2' + struct.pack('<12I', so, n, fo, n, lo, 1, fdo, 0, fio, 0, lio, 0)
 w('gff_nesting.utc', hdr + structs + fields + labels)
+# GFF values shared or overlapping (checking each field's value alone costs fields x value size)
+def gff(nstructs, fields, fd, li, listed):
+    structs = struct.pack('<III', 0xFFFFFFFF, 0, len(fields) if listed else 0) + b'\0' * 12 * (nstructs - 1)
+    fb = b''.join(struct.pack('<III', t, 0, d) for t, d in fields)
+    fi = b''.join(struct.pack('<I', i) for i in range(len(fields))) if listed else b''
+    lb = b''.join(struct.pack('<I', x) for x in li)
+    so = 56; fo = so + len(structs); lo = fo + len(fb); fdo = lo + 16; fio = fdo + len(fd); lio = fio + len(fi)
+    return (b'GIT V3.2' + struct.pack('<12I', so, nstructs, fo, len(fields), lo, 1, fdo, len(fd), fio, len(fi), lio, len(lb))
+            + structs + fb + b'Name'.ljust(16, b'\0') + fd + fi + lb)
+k = 40000  # 40000 fields listed by the root, all at one locstring of 40000 substrings
+fd = struct.pack('<III', 8 + 8 * k, 0xFFFFFFFF, k) + b''.join(struct.pack('<II', i, 0) for i in range(k))
+w('gff_shared_loc.git', gff(1, [(12, 0)] * 40000, fd, [], True))
+k = 35000  # locstrings at 0, 12, 24, ...: each substring (12 bytes) the header of the next locstring
+fd = b''.join(struct.pack('<III', 8 + 12 * (k - j), 4, k - j) for j in range(k)) + struct.pack('<III', 0, 4, 0)
+w('gff_overlap_loc.git', gff(1, [(12, 12 * j) for j in range(k)], fd, [], True))
+w('gff_shared_list.git', gff(1, [(15, 0)] * 40000, b'', [120000] + [0] * 120000, False))  # 40000 unlisted fields, one list
+k = 35000  # list records at words 0, 1, 2, ...: each entry the count of the next record
+w('gff_overlap_list.git', gff(k, [(15, 4 * j) for j in range(k)], b'', [k - 1 - j for j in range(k)], False))
 # ERF: 2^31 entries declared in a 732-byte file
 b = rd('pack.erf'); b[16:20] = struct.pack('<I', 0x7FFFFFFF); w('erf_count.erf', b)
 # GROFF: a section directory declaring 2^28 sections

@@ -6,7 +6,8 @@
  * or list indices, and the struct graph from the root (depth limit, no
  * struct reached twice, no field shared), so that afterwards every getter is
  * a plain load. Work is linear in the file size: every struct, field and
- * list record is looked at a bounded number of times.
+ * list record is looked at a bounded number of times, and a locstring or
+ * list record that many fields share is read once (shared_guard).
  *
  * Files whose structs each come after the struct that holds them (every
  * writer's order) are checked by fast_pass: one loop over the structs in
@@ -24,6 +25,53 @@
 #define GFF_STRUCT_SIZE RELIC_GFF_STRUCT_SIZE
 #define GFF_FIELD_SIZE RELIC_GFF_FIELD_SIZE
 
+/* Values several fields may share. A writer gives each field its own
+ * locstring and list record, so checking each field's value reads the
+ * file once; fields that point at one large value, or at values that
+ * overlap (a locstring whose substring texts are the headers of
+ * locstrings over the rest of its substrings), would cost fields x value
+ * size. So the substrings and list entries read are counted: past
+ * `linear` (more than a file without sharing can need), a bitmap over
+ * field-data offsets and one over list-indices words remember the values
+ * found fine, so that a shared value is read once; past `hard` (8 x
+ * linear: what sharing alone can need, with room), the next value to be
+ * read is refused with RELIC_E_LIMIT instead. */
+typedef struct shared_guard {
+    relic_arena *scratch;
+    uint8_t *loc_fine;  /* bit per field-data offset: a fine locstring starts here */
+    uint8_t *list_fine; /* bit per list-indices word: a fine list record starts here */
+    uint64_t fd_bytes, li_words;
+    uint64_t work, linear, hard;
+    int tried; /* the bitmaps were asked for */
+} shared_guard;
+
+/* The message of a value refused by the hard limit. */
+#define LIMIT_FMT "fields share or overlap locstrings and lists past %llu substrings and list entries read"
+
+static void guard_init(shared_guard *g, const relic_gff_doc *d, relic_arena *scratch)
+{
+    memset(g, 0, sizeof *g);
+    g->scratch = scratch;
+    g->fd_bytes = d->v.field_data_count;
+    g->li_words = d->v.list_indices_count;
+    /* each substring takes 8 bytes at least; each entry is a word */
+    g->linear = g->fd_bytes / 8 + g->li_words + 64;
+    g->hard = 8 * g->linear;
+}
+
+/* Count n more reads; past linear, ask once for the bitmaps (without
+ * them, only the hard limit bounds the work). */
+static void guard_count(shared_guard *g, uint64_t n)
+{
+    g->work += n;
+    if (g->work <= g->linear || g->tried) return;
+    g->tried = 1;
+    if (!g->scratch) return;
+    g->loc_fine = relic_arena_alloc(g->scratch, g->fd_bytes / 8 + 1, 8);
+    g->list_fine = g->loc_fine ? relic_arena_alloc(g->scratch, g->li_words / 8 + 1, 8) : NULL;
+    if (!g->list_fine) g->loc_fine = NULL;
+}
+
 typedef struct vstate {
     const relic_gff_doc *d;
     uint8_t *struct_seen;  /* bitmap: struct reached from the root */
@@ -33,6 +81,7 @@ typedef struct vstate {
     void *warn_ctx;
     relic_error *err;
     uint32_t max_depth, reachable;
+    shared_guard *g;
 } vstate;
 
 static int bit_get(const uint8_t *b, uint32_t i) { return (b[i >> 3] >> (i & 7)) & 1; }
@@ -175,6 +224,8 @@ static relic_status check_field_data(vstate *st, uint32_t f, uint32_t type, uint
         if (total < 8)
             return fail_field(st, f, RELIC_E_LAYOUT, "locstring size %llu is below its 8-byte StrRef and count", U(total));
         uint32_t count = relic_load_u32le(p + 8);
+        if (st->g->work > st->g->hard) /* value_ok refused it for the work */
+            return fail_field(st, f, RELIC_E_LIMIT, LIMIT_FMT, U(st->g->hard));
         for (uint32_t i = 0; i < count; i++) {
             if (total - pos < 8)
                 return fail_field(st, f, RELIC_E_TRUNCATED, "locstring substring %llu of %llu passes its size", U(i), U(count));
@@ -217,6 +268,9 @@ static relic_status check_field(vstate *st, uint32_t f, uint32_t type, uint32_t 
         uint32_t n = relic_gff_list_indices_at(&d->v, data / 4);
         if ((uint64_t)data / 4 + 1 + n > li)
             return fail_field(st, f, RELIC_E_TRUNCATED, "a list of %llu structs passes the list indices (%llu bytes)", U(n), U(li * 4));
+        shared_guard *g = st->g;
+        if (g->list_fine && bit_get(g->list_fine, data / 4)) return RELIC_OK;
+        if (g->work > g->hard) return fail_field(st, f, RELIC_E_LIMIT, LIMIT_FMT, U(g->hard));
         for (uint32_t i = 0; i < n; i++) {
             uint32_t si = relic_gff_list_indices_at(&d->v, data / 4 + 1 + i);
             if (si >= d->struct_count) {
@@ -227,6 +281,8 @@ static relic_status check_field(vstate *st, uint32_t f, uint32_t type, uint32_t 
                                   (unsigned)d->struct_count);
             }
         }
+        guard_count(g, n);
+        if (g->list_fine) bit_set(g->list_fine, data / 4);
         return RELIC_OK;
     }
     default:
@@ -259,7 +315,7 @@ static const uint8_t fixed_size[18] = {0, 0, 0, 0, 0, 0, 8, 8, 0, 8, 0, 0, 0, 0,
 /* 1 when a value of type (< 18: the generated validator checked it) with
  * DataOrDataOffset data passes by range compares alone; 0 sends it to
  * check_field, which reads what has parts and names any error. */
-static inline int value_ok(const relic_gff_doc *d, uint32_t type, uint32_t data)
+static inline int value_ok(const relic_gff_doc *d, shared_guard *g, uint32_t type, uint32_t data)
 {
     const uint64_t size = d->v.field_data_count, at = data;
     switch (type_class[type]) {
@@ -275,13 +331,18 @@ static inline int value_ok(const relic_gff_doc *d, uint32_t type, uint32_t data)
         const uint8_t *p = d->v.field_data + at;
         const uint64_t total = relic_load_u32le(p), count = relic_load_u32le(p + 8);
         if (total < 8 || at + 4 + total > size) return 0;
-        uint64_t pos = 8;
-        for (uint64_t i = 0; i < count; i++) {
-            if (total - pos < 8) return 0;
+        if (g->loc_fine && bit_get(g->loc_fine, data)) return 1;
+        if (g->work > g->hard) return 0; /* check_field names the limit */
+        uint64_t pos = 8, i = 0;
+        for (; i < count; i++) {
+            if (total - pos < 8) break;
             pos += 8 + (uint64_t)relic_load_u32le(p + 4 + pos + 4);
-            if (pos > total) return 0;
+            if (pos > total) break;
         }
-        return pos == total;
+        guard_count(g, i);
+        if (i < count || pos != total) return 0;
+        if (g->loc_fine) bit_set(g->loc_fine, data);
+        return 1;
     }
     default: return 0;
     }
@@ -316,7 +377,7 @@ static inline relic_status field_value(vstate *st, uint32_t f, const uint8_t *fp
     if (cls == CLASS_INLINE) return RELIC_OK;
     const uint32_t v = relic_load_u32le(fp + 8);
     *kids += cls >= CLASS_STRUCT;
-    return value_ok(st->d, type, v) ? RELIC_OK : check_field(st, f, type, v);
+    return value_ok(st->d, st->g, type, v) ? RELIC_OK : check_field(st, f, type, v);
 }
 
 /* What the walk from the root did not reach: those structs' field lists
@@ -343,7 +404,7 @@ static relic_status check_unreached(vstate *st)
         if (bit_get(st->field_seen, f)) continue;
         const uint8_t *fp = d->v.fields + (size_t)f * GFF_FIELD_SIZE;
         const uint32_t type = relic_load_u32le(fp), data = relic_load_u32le(fp + 8);
-        if (!value_ok(d, type, data) && (r = check_field(st, f, type, data)) != RELIC_OK) return r;
+        if (!value_ok(d, st->g, type, data) && (r = check_field(st, f, type, data)) != RELIC_OK) return r;
     }
     return RELIC_OK;
 }
@@ -476,6 +537,7 @@ typedef struct fast_state {
     const relic_gff_doc *d;
     uint8_t *depth;
     uint64_t refs; /* struct and list references followed */
+    shared_guard *g;
 } fast_state;
 
 /* A non-inline field's value (type of class cls, DataOrDataOffset v) in a
@@ -504,15 +566,15 @@ static inline int fast_value(fast_state *fs, uint32_t s, unsigned child, unsigne
         fs->refs += n;
         return fs->refs < d->struct_count; /* else some struct twice: stop before that work grows */
     }
-    return value_ok(d, type, v);
+    return value_ok(d, fs->g, type, v);
 }
 
-static int fast_pass(const relic_gff_doc *d, uint8_t *depth, uint64_t *claimed, uint32_t *label_stamp,
-                     uint32_t *max_depth)
+static int fast_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, uint64_t *claimed,
+                     uint32_t *label_stamp, uint32_t *max_depth)
 {
     const uint32_t nstructs = d->struct_count, nfields = d->field_count;
     const uint8_t *fields = d->v.fields;
-    fast_state fs = {d, depth, 0};
+    fast_state fs = {d, depth, 0, g};
     uint64_t listed = 0, acc = claimed[0];
     uint32_t word = 0;
     unsigned deepest = 1;
@@ -564,7 +626,7 @@ static int fast_pass(const relic_gff_doc *d, uint8_t *depth, uint64_t *claimed, 
             const uint32_t f = w * 64 + (uint32_t)__builtin_ctzll(free);
             if (f >= nfields) break;
             const uint8_t *fp = fields + (size_t)f * GFF_FIELD_SIZE;
-            if (!value_ok(d, relic_load_u32le(fp), relic_load_u32le(fp + 8))) return 0;
+            if (!value_ok(d, g, relic_load_u32le(fp), relic_load_u32le(fp + 8))) return 0;
         }
     }
     *max_depth = deepest - 1;
@@ -582,7 +644,9 @@ relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scrat
     d.field_count = (uint32_t)d.v.fields_count;
     if (d.struct_count == 0)
         return relic_fail(err, RELIC_E_RANGE, 12, "header.struct_count", "a GFF needs at least the top-level struct");
-    vstate st = {&d, NULL, NULL, NULL, warn, warn_ctx, err, 0, 0};
+    shared_guard g;
+    guard_init(&g, &d, scratch);
+    vstate st = {&d, NULL, NULL, NULL, warn, warn_ctx, err, 0, 0, &g};
     /* the fast pass's depth bytes and field bitmap (8 spare bytes for
      * claim_run), then the walk's two bitmaps in the same bytes when it
      * has to run: on the stack for the files most are, else from scratch;
@@ -598,7 +662,7 @@ relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scrat
     if (!mem || (warn && !st.label_stamp))
         return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "no scratch memory for the struct graph (%zu structs)",
                           d.v.structs_count);
-    if (fast_pass(&d, mem, (uint64_t *)(void *)(mem + sbytes), st.label_stamp, &st.max_depth)) {
+    if (fast_pass(&d, &g, mem, (uint64_t *)(void *)(mem + sbytes), st.label_stamp, &st.max_depth)) {
         st.reachable = d.struct_count;
     } else {
         memset(mem, 0, sbytes + fbytes);

@@ -521,7 +521,9 @@ int relic_gff_encoding_from_name(const char *name, relic_gff_encoding *out);
 /** The encoding RELIC_GFF_ENC_AUTO picks for a validated file: UTF-8 when
  *  some CExoString or locstring text has bytes above 0x7F and every text is
  *  valid UTF-8 (NWN2 writes UTF-8; cp1252 text with accents is almost never
- *  valid UTF-8), windows-1252 otherwise. Linear in the file; no allocation. */
+ *  valid UTF-8), windows-1252 otherwise. Linear in the file; no allocation:
+ *  in a file whose fields share or overlap their text, the first 2 x the
+ *  field-data size of text read decides. */
 relic_gff_encoding relic_gff_detect_encoding(const relic_gff_doc *d);
 
 /** Append the nwn_gff JSON form of a validated file (relic_gff_open),
