@@ -8,12 +8,15 @@
 # 1 s per target: 4 min 4 s (2 min 41 s user) on this 2-core machine at a
 # load average of 2.5. `make oss-fuzz-check`, and the oss-fuzz stage of
 # `make test`.
-# OSS_FUZZ_QUICK=1 (the oss-fuzz stage of make test, whose fuzz stage already
-# runs every target's seeds, regressions and more under ASan+UBSan): the same
-# build.sh with libFuzzer's instrumentation only (-O0 -fsanitize=fuzzer-no-link,
-# no ASan: a third less compile time, links without the sanitizer runtime), and
-# each target runs every seed of its zip once (-runs=0) instead of fuzzing.
-# usage: [OSS_FUZZ_QUICK=1] sh tests/oss_fuzz_build_test.sh
+# OSS_FUZZ_QUICK=1 (the oss-fuzz stage of make test, whose fuzz stage then
+# fuzzes the very binaries built here): each target runs every seed of its zip
+# once (-runs=0) instead of fuzzing, and build.sh compiles with OSS_FUZZ_CFLAGS
+# (default: libFuzzer's instrumentation only, -O0 -fsanitize=fuzzer-no-link).
+# make test passes its sanitizer build's flags (ASan+UBSan, -Werror), its
+# archives as RELIC_PREBUILT_LIBS (build.sh then compiles only the targets:
+# the library is compiled once in make test) and OSS_FUZZ_OUT, a directory
+# that keeps build.sh's OUT for the fuzz stage (default: a scratch directory).
+# usage: [OSS_FUZZ_QUICK=1 [OSS_FUZZ_CFLAGS=...] [RELIC_PREBUILT_LIBS=...] [OSS_FUZZ_OUT=dir]] sh tests/oss_fuzz_build_test.sh
 pass=0
 fail=0
 ok() { pass=$((pass + 1)); }
@@ -25,11 +28,19 @@ done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/relic-ossfuzz.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
-mkdir -p "$tmp/out" "$tmp/work" "$tmp/src"
+out=$tmp/out
+mkdir -p "$tmp/work" "$tmp/src"
 flags="-O1 -fno-omit-frame-pointer -gline-tables-only -fsanitize=address,fuzzer-no-link" run="-max_total_time=1"
-[ -n "$OSS_FUZZ_QUICK" ] && flags="-O0 -fsanitize=fuzzer-no-link" run="-runs=0"
+if [ -n "$OSS_FUZZ_QUICK" ]; then
+    flags=${OSS_FUZZ_CFLAGS:-"-O0 -fsanitize=fuzzer-no-link"} run="-runs=0"
+    # no stale target of an earlier run in a kept OUT
+    [ -n "$OSS_FUZZ_OUT" ] && out=$OSS_FUZZ_OUT && rm -rf "$out"
+else
+    unset RELIC_PREBUILT_LIBS # the full form builds as OSS-Fuzz does: the library too
+fi
+mkdir -p "$out" && out=$(cd "$out" && pwd)
 if ! CC=clang CXX=clang++ CFLAGS="$flags" CXXFLAGS="$flags" \
-     LIB_FUZZING_ENGINE=-fsanitize=fuzzer OUT=$tmp/out SRC=$tmp/src WORK=$tmp/work \
+     LIB_FUZZING_ENGINE=-fsanitize=fuzzer OUT=$out SRC=$tmp/src WORK=$tmp/work \
      bash fuzz/oss-fuzz/build.sh >"$tmp/build.log" 2>&1; then
     tail -30 "$tmp/build.log"
     bad "build.sh failed"
@@ -38,13 +49,13 @@ fi
 for f in fuzz/*.c; do
     t=$(basename "$f" .c)
     for a in "$t" "${t}_seed_corpus.zip" "$t.dict" "$t.options"; do
-        if [ -s "$tmp/out/$a" ]; then ok; else bad "$t: $a missing or empty"; fi
+        if [ -s "$out/$a" ]; then ok; else bad "$t: $a missing or empty"; fi
     done
-    [ -x "$tmp/out/$t" ] || continue
-    rm -rf "$tmp/seeds" && mkdir "$tmp/seeds" && unzip -q -o "$tmp/out/${t}_seed_corpus.zip" -d "$tmp/seeds"
+    [ -x "$out/$t" ] || continue
+    rm -rf "$tmp/seeds" && mkdir "$tmp/seeds" && unzip -q -o "$out/${t}_seed_corpus.zip" -d "$tmp/seeds"
     # the options file's max_len, as the engines apply it
-    max_len=$(sed -n 's/^max_len *= *//p' "$tmp/out/$t.options")
-    if (cd "$tmp/out" && ./"$t" -dict="$t.dict" -max_len="${max_len:-262144}" $run -timeout=10 -rss_limit_mb=2048 "$tmp/seeds" >"$tmp/run.log" 2>&1); then
+    max_len=$(sed -n 's/^max_len *= *//p' "$out/$t.options")
+    if (cd "$out" && ./"$t" -dict="$t.dict" -max_len="${max_len:-262144}" $run -timeout=10 -rss_limit_mb=2048 "$tmp/seeds" >"$tmp/run.log" 2>&1); then
         ok
         echo "ok $t: $(sed -n 's/^Done \([0-9]*\) runs.*/\1 runs/p' "$tmp/run.log" | tail -1)"
     else

@@ -2,7 +2,8 @@
 # run_all.sh — run each test program given as an argument (cmocka, or a
 # script printing "N passed, M failed"), up to $JOBS at a time (default: all
 # cores), then print each test's output in the order given, a table of the
-# tests run (passed, failed, seconds) and the totals as one line:
+# tests run (passed, failed, wall seconds, CPU seconds of its processes and
+# the system part of them) and the totals as one line:
 # "tests: N passed, M failed" (also into the file $TESTS_TABLE when set, for
 # make test's closing summary). Exit status 1 when any test failed.
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
@@ -22,6 +23,11 @@ run_one() {
     esac
     echo $? >"$dir/$i.rc"
     echo $(($(date +%s) - start)) >"$dir/$i.sec"
+    # CPU seconds (user + system) of the test's whole process tree: this shell's
+    # finished children, from the `times` builtin's second line ("XmY.Zs XmY.Zs"),
+    # which must run in this shell itself (a pipeline's subshell has no children)
+    times >"$dir/$i.times"
+    awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%.1f %.1f\n", u[1] * 60 + u[2] + s[1] * 60 + s[2], s[1] * 60 + s[2] }' "$dir/$i.times" >"$dir/$i.cpu"
 }
 
 # xargs runs the tests in parallel, each through this script (--one)
@@ -54,12 +60,13 @@ for t in "$@"; do
     fi
     [ "$f" = 0 ] || names="$names ${t##*/}"
     passed=$((passed + p)); failed=$((failed + f))
-    table="$table$(printf '%6s %6s %5ss  %s' "$p" "$f" "$(cat "$dir/$i.sec" 2>/dev/null)" "$t")
+    set -- $(cat "$dir/$i.cpu" 2>/dev/null)
+    table="$table$(printf '%6s %6s %5ss %7s %6s  %s' "$p" "$f" "$(cat "$dir/$i.sec" 2>/dev/null)" "${1:--}" "${2:--}" "$t")
 "
 done
 {
 echo "== tests run ($jobs at a time)"
-printf '%6s %6s %6s  %s\n' passed failed time test
+printf '%6s %6s %6s %7s %6s  %s\n' passed failed time cpu-s sys-s test
 printf '%s' "$table"
 echo "tests: $passed passed, $failed failed${names:+ (failed:$names)}"
 } | if [ -n "$TESTS_TABLE" ]; then tee "$TESTS_TABLE"; else cat; fi

@@ -8,6 +8,11 @@
 # Variables (set by the engines' images): CC, CXX, CFLAGS, CXXFLAGS,
 # LIB_FUZZING_ENGINE, OUT, SRC, WORK. tests/oss_fuzz_build_test.sh (make
 # oss-fuzz-check) runs it locally with clang and libFuzzer.
+# RELIC_PREBUILT_LIBS (never set by the engines): the library's archives,
+# already compiled with these CFLAGS, in link order; the library is then not
+# compiled again. make test sets it to its sanitizer build's archives, so that
+# the library and each target are compiled once for the sanitizer tests, the
+# fuzz stage and this script together.
 # The project's Makefile is not used: the engines' flags replace its own, and
 # -Werror is left out so a newer compiler's new warning does not stop a build.
 SRC_DIR=${SRC_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -18,33 +23,39 @@ cd "$SRC_DIR"
 obj="$WORK/relic-obj"
 rm -rf "$obj"
 mkdir -p "$obj" "$OUT"
-
-# re2c lexers (the generated .c files are not committed)
-for re in gen/lexer.re runtime/*/*_lexer.re runtime/*/*/*_lexer.re; do
-    [ -f "$re" ] || continue
-    [ "$re" = gen/lexer.re ] && continue # the schema compiler is not fuzzed here
-    re2c -W --no-generation-date -o "${re%.re}.c" "$re"
-done
-
 inc="-Iruntime/include/relic -Iruntime/formats/aurora -Iruntime/formats/nwn2 -Iruntime/formats/tres -Iruntime/json -Iruntime/mutate"
 for d in generated/*/; do [ "$d" = generated/docs/ ] || inc="$inc -I${d%/}"; done
-# the four libraries' sources (as the Makefile's CORE, JSON, EXPORT and MUTATE sources)
-srcs=$(ls runtime/core/*.c runtime/codec/*.c runtime/formats/*.c runtime/formats/*/*.c \
-          runtime/json/*.c runtime/export/*.c runtime/mutate/*.c generated/*/*.c 2>/dev/null)
-pids=""
-jobs=${RELIC_BUILD_JOBS:-$(nproc 2>/dev/null || echo 2)}
-i=0
-for s in $srcs; do
-    o="$obj/$(echo "$s" | tr / _).o"
-    # shellcheck disable=SC2086
-    $CC -std=c11 $CFLAGS $inc -c "$s" -o "$o" &
-    pids="$pids $!"
-    i=$((i + 1))
-    if [ $((i % jobs)) = 0 ]; then for p in $pids; do wait "$p"; done; pids=""; fi
-done
-for p in $pids; do wait "$p"; done
-ar rcs "$WORK/librelic-fuzz.a" "$obj"/*.o
 libs="-lyajl -lpng -lz -lm" # as the Makefile's LIBS
+
+if [ -n "${RELIC_PREBUILT_LIBS:-}" ]; then
+    lib=$RELIC_PREBUILT_LIBS
+    for a in $lib; do [ -f "$a" ] || { echo "build.sh: RELIC_PREBUILT_LIBS: $a not found" >&2; exit 1; }; done
+else
+    # re2c lexers (the generated .c files are not committed)
+    for re in gen/lexer.re runtime/*/*_lexer.re runtime/*/*/*_lexer.re; do
+        [ -f "$re" ] || continue
+        [ "$re" = gen/lexer.re ] && continue # the schema compiler is not fuzzed here
+        re2c -W --no-generation-date -o "${re%.re}.c" "$re"
+    done
+
+    # the four libraries' sources (as the Makefile's CORE, JSON, EXPORT and MUTATE sources)
+    srcs=$(ls runtime/core/*.c runtime/codec/*.c runtime/formats/*.c runtime/formats/*/*.c \
+              runtime/json/*.c runtime/export/*.c runtime/mutate/*.c generated/*/*.c 2>/dev/null)
+    pids=""
+    jobs=${RELIC_BUILD_JOBS:-$(nproc 2>/dev/null || echo 2)}
+    i=0
+    for s in $srcs; do
+        o="$obj/$(echo "$s" | tr / _).o"
+        # shellcheck disable=SC2086
+        $CC -std=c11 $CFLAGS $inc -c "$s" -o "$o" &
+        pids="$pids $!"
+        i=$((i + 1))
+        if [ $((i % jobs)) = 0 ]; then for p in $pids; do wait "$p"; done; pids=""; fi
+    done
+    for p in $pids; do wait "$p"; done
+    ar rcs "$WORK/librelic-fuzz.a" "$obj"/*.o
+    lib="$WORK/librelic-fuzz.a"
+fi
 
 seeds_of() { # the directories fuzz/run.sh seeds a target with
     t=$1
@@ -61,7 +72,7 @@ for f in fuzz/*.c; do
     # shellcheck disable=SC2086
     $CC -std=c11 $CFLAGS $inc -c "$f" -o "$obj/target_$t.o"
     # shellcheck disable=SC2086
-    $CXX $CXXFLAGS "$obj/target_$t.o" -o "$OUT/$t" $LIB_FUZZING_ENGINE "$WORK/librelic-fuzz.a" $libs '-Wl,-rpath,$ORIGIN/lib'
+    $CXX $CXXFLAGS "$obj/target_$t.o" -o "$OUT/$t" $LIB_FUZZING_ENGINE $lib $libs '-Wl,-rpath,$ORIGIN/lib'
     # seed corpus: hand-made seeds, kept crash inputs, the project's own samples
     rm -f "$OUT/${t}_seed_corpus.zip"
     files=""
