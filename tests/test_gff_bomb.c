@@ -20,7 +20,8 @@
 
 #include "relic_gff.h"
 
-enum { ROOT_LISTS = 1, UNREACHED_STRUCT = 2 };
+enum { ROOT_LISTS = 1,
+       UNREACHED_STRUCT = 2 };
 
 /* A GFF from its parts: nstructs structs (the root lists fields 0..nf-1
  * when flags has ROOT_LISTS, else none; the others none), the fields

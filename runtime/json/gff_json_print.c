@@ -424,7 +424,7 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
         lfield *f = by[i];
         if (i >= run_end)
             for (run_end = i + 1; run_end < n && by[run_end]->label_len == f->label_len &&
-                                  memcmp(by[run_end]->label, f->label, f->label_len) == 0;
+                 memcmp(by[run_end]->label, f->label, f->label_len) == 0;
                  run_end++) {
             }
         const uint32_t later = run_end - i - 1;
