@@ -32,8 +32,8 @@ python3 tests/bombs/make_bombs.py "$tmp/s" "$tmp/b" || { bad "make_bombs.py"; fi
 
 # run NAME EXPECT [COMMAND]: EXPECT is "error" (exit 1, a message with @0x or LINE:COL)
 # or "accept" (exit 0, "ok"): the documented accepts; "info" (exit 0, the
-# paragraph of relic info); "done" (exit 0: a conversion within the limits). COMMAND: check (default), info, or png (relic
-# convert NAME to a PNG).
+# paragraph of relic info); "done" (exit 0: a conversion within the limits). COMMAND: check (default), info, png (relic
+# convert NAME to a PNG) or dump (relic dump NAME -o a JSON file).
 run() {
     f=$tmp/b/$1
     size=$(wc -c <"$f")
@@ -41,6 +41,7 @@ run() {
     pattern=${4:-}
     case ${3:-check} in
         png) set -- "$1" "$2" "$3" convert "$f" "$tmp/out.png" ;;
+        dump) set -- "$1" "$2" "$3" dump "$f" -o "$tmp/out.json" ;;
         *) set -- "$1" "$2" "${3:-check}" "${3:-check}" "$f" ;;
     esac
     name="$1 ($3)"
@@ -91,6 +92,8 @@ run gff_shared_loc.git accept     # 40000 fields at one 40000-substring locstrin
 run gff_overlap_loc.git error     # 35000 overlapping locstrings: past the shared-value work limit
 run gff_shared_list.git accept    # 40000 unlisted fields at one list of 120000 entries
 run gff_overlap_list.git error    # 35000 overlapping list records: past the shared-value work limit
+run gff_shared_loc.git error dump # its JSON prints the shared value once per field (16 GB): stopped at
+                                  # --max-output's default, 32 x the file + 16 MiB
 run erf_count.erf error      # 2^31 entries declared in 732 bytes
 run groff_count.grf error    # a GROFF header declaring 2^28 bytes
 run key_count.key error      # 2^32-1 keys declared in 264 bytes

@@ -201,11 +201,19 @@ typedef struct cli_sink {
     relic_out *out;
     relic_error err;
     int failed, reported;
+    uint64_t written, max; /* max 0: no bound */
 } cli_sink;
 
 static relic_status sink_to_out(void *ctx, const uint8_t *p, size_t n)
 {
     cli_sink *s = ctx;
+    if (s->max && n > s->max - s->written) {
+        s->failed = 1;
+        return relic_fail(&s->err, RELIC_E_LIMIT, 0, NULL,
+                          "the JSON passes %llu bytes (--max-output): fields sharing one value print it once each",
+                          (unsigned long long)s->max);
+    }
+    s->written += n;
     relic_status st = relic_out_write(s->out, p, n, &s->err);
     s->failed |= st != RELIC_OK;
     return st;
@@ -224,6 +232,30 @@ int cli_json_write_failed(const relic_buf *out)
 /* JSON goes out in 1 MiB pieces: a dump of any size needs no more memory. */
 #define CLI_JSON_CHUNK ((size_t)1 << 20)
 
+/* The most bytes of JSON a GFF may print: a GFF holds no compressed data, so
+ * its JSON is a few times its size (2.8 on the corpus), except where many
+ * fields point at one value, each printing it again: a 352 KB file of 1000
+ * fields at one 40000-substring locstring prints 658 MB. The bound keeps a
+ * dump of a file under 1 MB under 1 s of CPU (docs/security.md); --max-output
+ * N (0: none) moves it. Other formats print what their data holds. */
+static int json_max_output(const cli_format *fmt, const cli_input *in, uint64_t *max)
+{
+    const char *arg = cli_convert_option("--max-output");
+    *max = 0;
+    if (arg) {
+        char *end;
+        unsigned long long v = strtoull(arg, &end, 10);
+        if (!*arg || *end || arg[0] == '-') {
+            cli_errorf(in->path, 0, "--max-output: '%s' is not a byte count", arg);
+            return 1;
+        }
+        *max = v;
+    } else if (strcmp(fmt->name, "gff") == 0) {
+        *max = CLI_GFF_JSON_MAX(in->map.bytes.size);
+    }
+    return 0;
+}
+
 int cli_write_json(const cli_format *fmt, const cli_input *in, const char *out_path)
 {
     relic_out o;
@@ -240,6 +272,10 @@ int cli_write_json(const cli_format *fmt, const cli_input *in, const char *out_p
     }
     memset(&s, 0, sizeof s);
     s.out = &o;
+    if (json_max_output(fmt, in, &s.max)) {
+        relic_out_abort(&o);
+        return 1;
+    }
     relic_buf_init_sink(&b, CLI_JSON_CHUNK, sink_to_out, &s);
     int rc = cli_format_to_json(fmt, in, &b);
     if (rc == 0 && relic_buf_flush(&b) != 0) {

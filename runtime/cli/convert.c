@@ -8,7 +8,7 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: relic convert IN OUT [--to FORMAT] [--adpcm] [--captions FILE] [--relief|--preview] [--extent X0,Y0,X1,Y1] [--max-height M] [--threshold T] [--max-grid N] [--encoding cp1252|utf8|auto] [--terrain] [--textures PID --swp SWP]\nConvert IN to the format OUT's extension names:\n");
+    fprintf(f, "usage: relic convert IN OUT [--to FORMAT] [--adpcm] [--captions FILE] [--relief|--preview] [--extent X0,Y0,X1,Y1] [--max-height M] [--threshold T] [--max-grid N] [--encoding cp1252|utf8|auto] [--max-output N] [--terrain] [--textures PID --swp SWP]\nConvert IN to the format OUT's extension names:\n");
     for (int i = 0; cli_formats[i]; i++) fputs(cli_formats[i]->hooks->help, f);
     fprintf(f, "IN - reads standard input (the format from its magic bytes); OUT - writes standard output,\n"
                "in the format --to names (an extension: json, obj, svg, png, wav, wok, ...); --to also\n"

@@ -1,6 +1,6 @@
 /* convert_options.c — options of `relic convert` that belong to particular
  * conversions (terrain: --relief, --preview, --extent, --max-height, --threshold, --max-grid;
- * GFF text: --encoding; GRF -> OBJ: --textures, --swp; `relic dump` takes them too).
+ * GFF text: --encoding, --max-output; GRF -> OBJ: --textures, --swp; `relic dump` takes them too).
  * convert.c hands every argument to cli_convert_take_option; a format's
  * convert or import reads them with cli_convert_option; options nobody read
  * are reported afterwards, so a misplaced option is never silently lost. */
@@ -24,10 +24,10 @@ static convert_option options[] = {
     {"--max-grid", 1, NULL, 0},   /* WTD ->: largest grid side decoded (default RELIC_WTD_DEFAULT_MAX_N) */
     {"--encoding", 1, NULL, 0},   /* GFF <-> JSON: text code page (cp1252, utf8, auto) */
     {"--terrain", 0, NULL, 0},
-    {"--textures", 1, NULL, 0}, /* GRF -> OBJ: the level's PID, its textures written as PNG beside the OBJ */
-    {"--swp", 1, NULL, 0},      /* GRF -> OBJ: the SWP or SPZ holding that PID's pixels */
-    {"--game", 1, NULL, 0},
-    /* check --strict of a typed GFF: whose rules (nwn1, nwn2, kotor1, kotor2, auto) */ /* TRN/TRX -> OBJ: terrain and water instead of the walkmesh */
+    {"--textures", 1, NULL, 0},   /* GRF -> OBJ: the level's PID, its textures written as PNG beside the OBJ */
+    {"--swp", 1, NULL, 0},        /* GRF -> OBJ: the SWP or SPZ holding that PID's pixels */
+    {"--game", 1, NULL, 0},       /* check --strict of a typed GFF: whose rules (nwn1, nwn2, kotor1, kotor2, auto) */
+    {"--max-output", 1, NULL, 0}, /* GFF -> JSON: most bytes printed (default CLI_GFF_JSON_MAX) */
 };
 #define OPTION_COUNT (sizeof options / sizeof options[0])
 

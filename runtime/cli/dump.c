@@ -7,7 +7,7 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: relic dump FILE [-o OUT] [--to FORMAT] [--encoding cp1252|utf8|auto] [--tlk dialog.tlk]\n"
+    fprintf(f, "usage: relic dump FILE [-o OUT] [--to FORMAT] [--encoding cp1252|utf8|auto] [--tlk dialog.tlk] [--max-output N]\n"
                "Print the file (- : standard input) as JSON (the form `relic convert x.json y.<ext>` reads\n"
                "back byte for byte).\n"
                "  -o OUT   write to OUT (atomically) instead of standard output\n"
@@ -15,6 +15,8 @@ static void usage(FILE *f)
                "           FILE - --to FORMAT\n"
                "  --encoding E  GFF text code page (default auto: UTF-8 when all text is UTF-8, as NWN2 writes it; else cp1252)\n"
                "  --tlk T  GFF: beside each locstring with a StrRef, \"__tlk\": its text in talk table T (read back: ignored)\n"
+               "  --max-output N  GFF: stop with an error past N bytes of JSON (default 32 x the file + 16 MiB;\n"
+               "           0: no bound). Fields may share one value, which the JSON prints once for each\n"
                "Exit status: 0 success, 1 invalid input or write failure, 2 usage error.\n");
 }
 
@@ -32,7 +34,7 @@ int cmd_dump(int argc, char **argv)
             if (t < 0) return EXIT_INVALID;
         } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) out_path = argv[++i];
         else if (strcmp(argv[i], "--to") == 0 && i + 1 < argc) to = argv[++i];
-        else if (strncmp(argv[i], "--encoding", 10) == 0) {
+        else if (strncmp(argv[i], "--encoding", 10) == 0 || strncmp(argv[i], "--max-output", 12) == 0) {
             if (cli_convert_take_option(argc, argv, &i) != 1) {
                 usage(stderr);
                 return EXIT_USAGE;

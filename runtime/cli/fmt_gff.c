@@ -247,7 +247,9 @@ const cli_hooks cli_gff_hooks = {
     NULL,
     NULL,
     "  x.are|x.git|x.utc|... (any GFF) -> y.json      nwn_gff-compatible JSON (--encoding cp1252|utf8|auto:\n"
-    "                                                   game text as UTF-8; auto = UTF-8 if NWN2's, else cp1252)\n"
+    "                                                   game text as UTF-8; auto = UTF-8 if NWN2's, else cp1252;\n"
+    "                                                   --max-output N: at most N bytes, default 32 x the GFF\n"
+    "                                                   + 16 MiB, 0 none)\n"
     "  x.json -> y.are|y.git|y.utc|...                a GFF in the game's layout (byte for byte for\n"
     "                                                   game-written files)\n"
     "  x.gff -> y.gff                                 re-written, the file's own layout kept\n",

@@ -326,6 +326,9 @@ typedef struct pstate {
         uint8_t declen;
     } * subs;
     size_t scap;
+    void *sortmem;   /* relic_sort's scratch for scap subs, and each substring's place: */
+    size_t sortcap;  /* reused by every locstring, so printing takes memory for the largest */
+    uint32_t *order; /* one, not for each field (a value shared by many fields) */
     struct {
         uint32_t field;
         int64_t index;
@@ -598,9 +601,15 @@ static relic_status print_locstring(pstate *ps, const slot *sl, const uint8_t *p
         size_t cap = count < 2 * ps->scap ? 2 * ps->scap : count < 16 ? 16
                                                                       : count;
         void *g = relic_arena_array(ps->arena, cap, sizeof *ps->subs, 8); /* refilled below: no copy */
-        if (!g) return nomem(ps);
+        size_t sortcap = (cap + 1) * sizeof *ps->subs + 16;
+        void *sm = relic_arena_alloc(ps->arena, sortcap, 16);
+        uint32_t *order = relic_arena_array(ps->arena, cap, sizeof *order, 4);
+        if (!g || !sm || !order) return nomem(ps);
         ps->subs = g;
         ps->scap = cap;
+        ps->sortmem = sm;
+        ps->sortcap = sortcap;
+        ps->order = order;
     }
     int sorted = 1;
     for (uint32_t i = 0; i < count; i++) {
@@ -620,7 +629,9 @@ static relic_status print_locstring(pstate *ps, const slot *sl, const uint8_t *p
     size_t tn = 0;
     if (ps->strref_text && strref != RELIC_GFF_NONE && !ps->strref_text(ps->strref_ctx, strref, &tt, &tn)) tt = NULL;
     if (!sorted) {
-        if (relic_sort(ps->subs, count, sizeof *ps->subs, sub_cmp, ps->arena) != RELIC_OK) return nomem(ps);
+        relic_arena sorting;
+        relic_arena_init_buffer(&sorting, ps->sortmem, ps->sortcap);
+        if (relic_sort(ps->subs, count, sizeof *ps->subs, sub_cmp, &sorting) != RELIC_OK) return nomem(ps);
         for (uint32_t i = 1; i < count; i++)
             if (ps->subs[i].id == ps->subs[i - 1].id) {
                 char path[RELIC_ERROR_PATH_MAX];
@@ -633,8 +644,7 @@ static relic_status print_locstring(pstate *ps, const slot *sl, const uint8_t *p
         out_bytes(w, sl->text, sl->keylen);
         if (tt) put_tlk(w, tt, tn);
         OUT_LIT(w, "\"__substring_order\":[");
-        uint32_t *order = relic_arena_array(ps->arena, count, sizeof *order, 4);
-        if (!order) return nomem(ps);
+        uint32_t *order = ps->order;
         for (uint32_t i = 0; i < count; i++) order[ps->subs[i].pos] = ps->subs[i].id;
         for (uint32_t i = 0; i < count; i++) {
             if (i) out_char(w, ',');
@@ -802,6 +812,9 @@ static relic_status print_struct(pstate *ps, uint32_t s, uint32_t depth, uint32_
         if (sl->kind == K_FIELD) {
             st = print_field(ps, sl, fidx ? data : relic_load_u32le(fi_bytes + 4 * (size_t)sl->pos), depth);
             if (st != RELIC_OK) return st;
+            /* a sink that failed (a full disk, a bound on the output) ends the print
+             * here, not after the rest of the tree is formatted for nothing */
+            if (ps->w.o->failed) return nomem(ps);
         } else {
             out_bytes(w, sl->text, sl->len);
             if (sl->kind == K_STRUCT_ID) out_i64(w, (int32_t)id);
