@@ -243,6 +243,11 @@ static void test_overlapping_lists_are_refused_in_bounded_time(void **state)
  * encoding look (relic_gff_detect_encoding) of the shared locstring, and
  * the JSON printer's keys for 40000 fields with one label in one struct
  * ("__dupN__Name": each run of equal labels counted once). */
+/* The encoding look and the printing of 40000 fields: docs/security.md's budget of 1 s (linear,
+ * they take milliseconds plain and a few tenths under ASan; the quadratic code they replace took
+ * 2.4 s and 1.6 s plain). */
+#define LINEAR_CPU_MAX 1.0
+
 static void test_encoding_look_and_duplicate_labels_are_linear(void **state)
 {
     (void)state;
@@ -252,7 +257,7 @@ static void test_encoding_look_and_duplicate_labels_are_linear(void **state)
     assert_int_equal(open_bounded("gff-shared-locstring", &b, &d, &err), RELIC_OK);
     double t0 = cpu_seconds();
     assert_int_equal(relic_gff_detect_encoding(&d), RELIC_GFF_ENC_CP1252);
-    assert_true(cpu_seconds() - t0 < 0.25);
+    assert_true(cpu_seconds() - t0 < LINEAR_CPU_MAX);
     relic_buf_free(&b);
 
     static uint32_t type[LOC_N], data[LOC_N];
@@ -266,7 +271,7 @@ static void test_encoding_look_and_duplicate_labels_are_linear(void **state)
     relic_buf_init(&out, 0);
     t0 = cpu_seconds();
     assert_int_equal(relic_gff_json_print_doc(&d, RELIC_GFF_ENC_AUTO, &out, &err), RELIC_OK);
-    assert_true(cpu_seconds() - t0 < 0.25);
+    assert_true(cpu_seconds() - t0 < LINEAR_CPU_MAX);
     assert_non_null(strstr((const char *)out.data, "\"__dup39999__Name\""));
     relic_buf_free(&out);
     relic_buf_free(&b);
