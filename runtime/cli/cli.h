@@ -15,9 +15,6 @@ enum { EXIT_VALID = 0,
 #define CLI_MAX_PIPE_INPUT ((size_t)1 << 30)
 /* Largest arena for one decoded file. */
 #define CLI_ARENA_LIMIT ((size_t)4 << 30)
-/* The default --max-output of a GFF's JSON, bytes: 32 times the file plus 16 MiB
- * (common.c, json_max_output). */
-#define CLI_GFF_JSON_MAX(file_bytes) ((uint64_t)(file_bytes)*32 + ((uint64_t)16 << 20))
 
 /* A command's memory for one large job (a bake, a GFF from JSON): one
  * reservation of address space the size of CLI_ARENA_LIMIT, backed by

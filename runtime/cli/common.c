@@ -210,7 +210,7 @@ static relic_status sink_to_out(void *ctx, const uint8_t *p, size_t n)
     if (s->max && n > s->max - s->written) {
         s->failed = 1;
         return relic_fail(&s->err, RELIC_E_LIMIT, 0, NULL,
-                          "the JSON passes %llu bytes (--max-output): fields sharing one value print it once each",
+                          "the JSON passes %llu bytes (--max-output N; a GFF prints a value many fields share once for each)",
                           (unsigned long long)s->max);
     }
     s->written += n;
@@ -232,12 +232,8 @@ int cli_json_write_failed(const relic_buf *out)
 /* JSON goes out in 1 MiB pieces: a dump of any size needs no more memory. */
 #define CLI_JSON_CHUNK ((size_t)1 << 20)
 
-/* The most bytes of JSON a GFF may print: a GFF holds no compressed data, so
- * its JSON is a few times its size (2.8 on the corpus), except where many
- * fields point at one value, each printing it again: a 352 KB file of 1000
- * fields at one 40000-substring locstring prints 658 MB. The bound keeps a
- * dump of a file under 1 MB under 1 s of CPU (docs/security.md); --max-output
- * N (0: none) moves it. Other formats print what their data holds. */
+/* The bound on a file's JSON: --max-output N (0: none), else its format's
+ * default (cli_hooks.json_max_output; a GFF's, fmt_gff.c), else none. */
 static int json_max_output(const cli_format *fmt, const cli_input *in, uint64_t *max)
 {
     const char *arg = cli_convert_option("--max-output");
@@ -250,8 +246,8 @@ static int json_max_output(const cli_format *fmt, const cli_input *in, uint64_t 
             return 1;
         }
         *max = v;
-    } else if (strcmp(fmt->name, "gff") == 0) {
-        *max = CLI_GFF_JSON_MAX(in->map.bytes.size);
+    } else if (fmt->hooks->json_max_output) {
+        *max = fmt->hooks->json_max_output(in->map.bytes.size);
     }
     return 0;
 }

@@ -27,7 +27,7 @@ static convert_option options[] = {
     {"--textures", 1, NULL, 0},   /* GRF -> OBJ: the level's PID, its textures written as PNG beside the OBJ */
     {"--swp", 1, NULL, 0},        /* GRF -> OBJ: the SWP or SPZ holding that PID's pixels */
     {"--game", 1, NULL, 0},       /* check --strict of a typed GFF: whose rules (nwn1, nwn2, kotor1, kotor2, auto) */
-    {"--max-output", 1, NULL, 0}, /* GFF -> JSON: most bytes printed (default CLI_GFF_JSON_MAX) */
+    {"--max-output", 1, NULL, 0}, /* -> JSON: most bytes printed (default: the format's json_max_output) */
 };
 #define OPTION_COUNT (sizeof options / sizeof options[0])
 

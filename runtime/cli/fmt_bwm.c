@@ -173,4 +173,5 @@ const cli_hooks cli_bwm_hooks = {
     "  x.obj  -> y.wok|y.pwk|y.dwk                      a complete walkmesh: materials from usemtl names\n"
     "                                                   (stone, metal, nonwalk, ... or a surfacemat id),\n"
     "                                                   walkable faces first, every derived table built\n",
+    NULL, /* json_max_output: no bound */
 };

@@ -110,4 +110,5 @@ const cli_hooks cli_cau_hooks = {
     "  x.json -> y.cau                                  the sample again, byte for byte\n"
     "  x.wav -> y.cau [--adpcm] [--captions FILE]       a PCM sample, or IMA ADPCM in the game's blocks;\n"
     "                                                   captions from JSON (as relic encode)\n",
+    NULL, /* json_max_output: no bound */
 };

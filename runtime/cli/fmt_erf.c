@@ -248,4 +248,5 @@ const cli_hooks cli_erf_hooks = {
     NULL,
     "  x.mod|x.erf|x.hak|x.sav|x.nwm|x.rim -> y.json  the header and entry list (relic extract/pack move the data)\n"
     "  x.mod -> y.mod                                 re-written, the container's own layout kept\n",
+    NULL, /* json_max_output: no bound */
 };

@@ -238,6 +238,17 @@ static int gff_rewrite(const cli_input *in, const char *out_path)
     return rc;
 }
 
+/* The most bytes of JSON a GFF prints by default: 32 times the file plus
+ * 16 MiB. A GFF holds no compressed data, so its JSON is a few times its
+ * size (3.2 at most on the corpus), except where many fields point at one
+ * value, each printing it again: a 352 KB file of 1000 fields at one
+ * 40000-substring locstring prints 658 MB. The bound keeps a dump of a file
+ * under 1 MB under 1 s of CPU (docs/security.md). */
+static uint64_t gff_json_max_output(size_t file_bytes)
+{
+    return (uint64_t)file_bytes * 32 + ((uint64_t)16 << 20);
+}
+
 const cli_hooks cli_gff_hooks = {
     gff_info,
     gff_check,
@@ -253,4 +264,5 @@ const cli_hooks cli_gff_hooks = {
     "  x.json -> y.are|y.git|y.utc|...                a GFF in the game's layout (byte for byte for\n"
     "                                                   game-written files)\n"
     "  x.gff -> y.gff                                 re-written, the file's own layout kept\n",
+    gff_json_max_output,
 };

@@ -400,4 +400,5 @@ const cli_hooks cli_groff_hooks = {
     "                                                   textures it names as PNG beside it (from PID + SWP/SPZ)\n"
     "  x.grf -> y.tpm                                   the level's models as TPM meshes (object space, UVs,\n"
     "                                                   normals, materials) and its instances\n",
+    NULL, /* json_max_output: no bound */
 };

@@ -427,6 +427,7 @@ const cli_hooks cli_key_hooks = {
     NULL,
     "  x.key -> y.json|y.key                            JSON (header, BIF list, keys), re-written KEY\n"
     "  x.json -> y.key                                  the KEY again, byte for byte\n",
+    NULL, /* json_max_output: no bound */
 };
 
 const cli_hooks cli_bif_hooks = {
@@ -438,6 +439,7 @@ const cli_hooks cli_bif_hooks = {
     NULL,
     NULL,
     "  x.bif -> y.json|y.bif                            the resource table as JSON, re-written BIF\n",
+    NULL, /* json_max_output: no bound */
 };
 
 /* ---------------------------------------------------------------------- */

@@ -66,4 +66,5 @@ const cli_hooks cli_pid_hooks = {
     NULL,
     "  x.pid -> y.json|y.pid                            JSON (palettes, rasters, keys), re-written PID\n"
     "  x.json -> y.pid                                  the PID again, byte for byte\n",
+    NULL, /* json_max_output: no bound */
 };

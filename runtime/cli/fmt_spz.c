@@ -149,4 +149,5 @@ const cli_hooks cli_spz_hooks = {
     spz_convert,
     NULL, /* no JSON form */
     "  x.spz -> y.swp, x.swp -> y.spz                   expand an SPZ (streaming), compress a SWP (best ratio)\n",
+    NULL, /* json_max_output: no bound */
 };

@@ -116,6 +116,7 @@ const cli_hooks cli_tlk_hooks = {
     NULL,
     "  x.tlk -> y.json|y.tlk                            JSON (header, entries, text), re-written talk table\n"
     "  x.json -> y.tlk                                  the talk table again, byte for byte\n",
+    NULL, /* json_max_output: no bound */
 };
 
 int cli_tlk_ls(const cli_input *in)

@@ -82,4 +82,5 @@ const cli_hooks cli_tpa_hooks = {
     NULL,
     "  x.tpa -> y.json|y.tpa                            JSON, re-written bank (relic extract: WAV files)\n"
     "  x.json -> y.tpa                                  the bank again, byte for byte\n",
+    NULL, /* json_max_output: no bound */
 };

@@ -215,4 +215,5 @@ const cli_hooks cli_tpm_hooks = {
     "  x.tpm -> y.obj|y.tpm|y.json                      TPM model text to OBJ, normalised TPM, JSON\n"
     "  x.obj -> y.tpm                                   an OBJ mesh as a TPM model (positions, UVs, normals,\n"
     "                                                   faces, materials)\n",
+    NULL, /* json_max_output: no bound */
 };

@@ -126,5 +126,6 @@ static int tri_convert(const cli_input *in, const char *out_path, const char *ex
 const cli_hooks cli_tri_hooks = {
     tri_info, tri_check, tri_to_json, tri_from_json, NULL, tri_convert, NULL,
     "  x.tri -> y.obj|y.tri|y.json                      TRI terrain triangulation text to OBJ, normalised TRI, JSON\n",
+    NULL, /* json_max_output: no bound */
 };
 /* clang-format on */

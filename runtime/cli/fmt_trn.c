@@ -243,4 +243,5 @@ const cli_hooks cli_trn_hooks = {
     "  x.trn|x.trx -> y.obj --terrain                   terrain (TRRN megatiles) and water (WATR) as OBJ groups\n"
     "  x.trn|x.trx -> y.png [--preview] [--max-grid N]  the terrain's colour relief (triangles rasterised onto\n"
     "                                                   at most N points a side, default 1024)\n",
+    NULL, /* json_max_output: no bound */
 };

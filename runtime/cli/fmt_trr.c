@@ -122,4 +122,5 @@ const cli_hooks cli_trr_hooks = {
     NULL,
     "  x.trr -> y.wtd [--max-height M] [--threshold T]  TRR point cloud resampled onto a grid and encoded\n"
     "  x.trr -> y.trr|y.json                            normalised TRR text, JSON of the points\n",
+    NULL, /* json_max_output: no bound */
 };

@@ -360,5 +360,6 @@ const cli_hooks cli_wtd_hooks = {
     "                                                   Trespasser demo's pv.wtd needs 8192, 256 MiB)\n"
     "  x.png -> y.wtd [--extent X0,Y0,X1,Y1] [--max-height M] [--threshold T]\n"
     "                                                   greyscale heightmap (north up) to terrain\n",
+    NULL, /* json_max_output: no bound */
 };
 /* clang-format on */

@@ -35,6 +35,9 @@ typedef struct cli_hooks {
     int (*import)(const cli_input *in, const char *out_path, const char *ext);
     /* One line for `relic convert --help`: the conversions offered. */
     const char *help;
+    /* The default bound of its JSON, bytes, from the file's size (0 or NULL:
+     * none); `--max-output N` overrides it (common.c, cli_write_json). */
+    uint64_t (*json_max_output)(size_t file_bytes);
 } cli_hooks;
 
 /* One format of the command: the table of formats.c. name, extensions and
