@@ -73,6 +73,8 @@ int em_struct_memcpy(const gen_struct *st);
 int em_reachable(const gen_struct *root, const gen_struct *st);
 /* Whether the format's JSON can be printed from its validated view (emit_json.c). */
 int em_json_view_printable(const gen_struct *root);
+/* Whether the format also gets relic_<f>_json_print_view_open (emit_json.c). */
+int em_json_view_open(const gen_schema *s);
 
 /* python/relic/_gen/<family>_<format>.py: enums, dtypes and member lists for
  * the Python package (gen/emit_python.c); and the package index of them. */

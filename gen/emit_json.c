@@ -182,6 +182,20 @@ int em_json_view_printable(const gen_struct *root)
     return 1;
 }
 
+/* Formats whose root object hand-written code continues with members of its
+ * own: a GROFF level's or scene's whole-file JSON is the container's object
+ * plus "contents" and "instances" (runtime/json/grf_json.c). Only these get
+ * relic_<f>_json_print_view_open, the view printer that leaves the object open. */
+static const char *const json_continued[] = {"groff"};
+
+int em_json_view_open(const gen_schema *s)
+{
+    if (!em_json_view_printable(s->format.root)) return 0;
+    for (size_t i = 0; i < sizeof json_continued / sizeof json_continued[0]; i++)
+        if (!strcmp(s->format.name, json_continued[i])) return 1;
+    return 0;
+}
+
 /* The element counts of st's counted members, as functions of the members
  * before them (m) and the root's scalars (root): "case i: return (...);".
  * Only the view walker asks for them, and it never walks the root (its
@@ -279,6 +293,8 @@ void emit_json(gen_schema *s, gen_out *o)
     out_printf(o, "relic_status %s_json_print(const %s_%s *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&%s_json, m, out, err); }\n", P, P, R, R);
     if (em_json_view_printable(s->format.root))
         out_printf(o, "relic_status %s_json_print_view(const %s_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&%s_json, v, out, err); }\n", P, P, R);
+    if (em_json_view_open(s))
+        out_printf(o, "relic_status %s_json_print_view_open(const %s_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_open(&%s_json, v, out, err); }\n", P, P, R);
     out_printf(o, "relic_status %s_json_read(const char *text, size_t len, relic_arena *a, %s_%s *out, relic_error *err) { return relic_jt_read_doc(&%s_json, text, len, a, out, err); }\n", P, P, R, R);
 }
 

@@ -361,6 +361,12 @@ void emit_header(gen_schema *s, gen_out *o)
                    " *  allocated (zero-copy). Errors: RELIC_E_NOMEM when out cannot grow. */\n"
                    "relic_status %s_json_print_view(const %s_view *v, relic_buf *out, relic_error *err);\n\n",
                    P, P, P);
+    if (em_json_view_open(s))
+        out_printf(o,
+                   "/** %s_json_print_view's text without its closing \"}\\n\", for hand-written code that\n"
+                   " *  adds members and closes the object. Errors: as %s_json_print_view. */\n"
+                   "relic_status %s_json_print_view_open(const %s_view *v, relic_buf *out, relic_error *err);\n\n",
+                   P, P, P, P);
     out_printf(o,
                "/** Parse the JSON form (as %s_json_print writes it) into a model in arena a.\n"
                " *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values\n"

@@ -187,6 +187,10 @@ relic_status relic_groff_json_print(const relic_groff_file *m, relic_buf *out, r
  *  allocated (zero-copy). Errors: RELIC_E_NOMEM when out cannot grow. */
 relic_status relic_groff_json_print_view(const relic_groff_view *v, relic_buf *out, relic_error *err);
 
+/** relic_groff_json_print_view's text without its closing "}\n", for hand-written code that
+ *  adds members and closes the object. Errors: as relic_groff_json_print_view. */
+relic_status relic_groff_json_print_view_open(const relic_groff_view *v, relic_buf *out, relic_error *err);
+
 /** Parse the JSON form (as relic_groff_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */

@@ -62,6 +62,7 @@ static const relic_jt_struct groff_json = { groff_fields, 4, sizeof(relic_groff_
 
 relic_status relic_groff_json_print(const relic_groff_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&groff_json, m, out, err); }
 relic_status relic_groff_json_print_view(const relic_groff_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&groff_json, v, out, err); }
+relic_status relic_groff_json_print_view_open(const relic_groff_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_open(&groff_json, v, out, err); }
 relic_status relic_groff_json_read(const char *text, size_t len, relic_arena *a, relic_groff_file *out, relic_error *err) { return relic_jt_read_doc(&groff_json, text, len, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */

@@ -667,7 +667,7 @@ static size_t walk_struct(jp *w, const relic_jt_struct *t, const uint8_t *p, uin
     return off;
 }
 
-relic_status relic_jt_print_view_doc(const relic_jt_struct *t, const void *view, relic_buf *out, relic_error *err)
+relic_status relic_jt_print_view_open(const relic_jt_struct *t, const void *view, relic_buf *out, relic_error *err)
 {
     /* the root's scalars come decoded in the view; its other members are
      * pointers (and counts) into the file */
@@ -706,9 +706,17 @@ relic_status relic_jt_print_view_doc(const relic_jt_struct *t, const void *view,
         }
         print_member(&w, f, p, count, 1, values, 0);
     }
-    close_object(&w, 0);
-    JP_PUTS(&w, "\n");
+    JP_PUTS(&w, "\n"); /* close_object's first line: the caller's members or "}" follow */
     jp_sync(&w);
+    if (out->failed) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the JSON output");
+    return RELIC_OK;
+}
+
+relic_status relic_jt_print_view_doc(const relic_jt_struct *t, const void *view, relic_buf *out, relic_error *err)
+{
+    relic_status st = relic_jt_print_view_open(t, view, out, err);
+    if (st) return st;
+    relic_buf_puts(out, "}\n");
     if (out->failed) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the JSON output");
     return RELIC_OK;
 }

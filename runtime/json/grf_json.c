@@ -278,75 +278,6 @@ relic_status relic_grf_view_open(const relic_groff_view *v, relic_arena *a, reli
     return relic_grf_symbols_index(d, a, &out->symbols, err);
 }
 
-/* The container's JSON ends with "}\n" (relic_jt_print_view_doc): the
- * whole-file form continues that object, so those two bytes must not reach
- * out. A sink buffer may hand bytes on while the container prints, so its
- * sink is wrapped for that call to keep the last two bytes back (no copy of
- * the text, no allocation); what is left in out's buffer is trimmed after. */
-#define CONTAINER_TAIL "}\n"
-#define TAIL_LEN 2
-
-typedef struct hold_back {
-    relic_status (*sink)(void *ctx, const uint8_t *p, size_t n);
-    void *ctx;
-    uint8_t held[TAIL_LEN];
-    size_t n;
-} hold_back;
-
-static relic_status hold_back_sink(void *vctx, const uint8_t *p, size_t n)
-{
-    hold_back *h = vctx;
-    relic_status st;
-    if (n >= TAIL_LEN) { /* all held, and all of p but its last two */
-        if (h->n && (st = h->sink(h->ctx, h->held, h->n))) return st;
-        if (n > TAIL_LEN && (st = h->sink(h->ctx, p, n - TAIL_LEN))) return st;
-        memcpy(h->held, p + n - TAIL_LEN, TAIL_LEN);
-        h->n = TAIL_LEN;
-        return RELIC_OK;
-    }
-    for (size_t i = 0; i < n; i++) { /* one byte: the oldest held one goes on */
-        if (h->n == TAIL_LEN) {
-            if ((st = h->sink(h->ctx, h->held, 1))) return st;
-            h->held[0] = h->held[1];
-            h->n = 1;
-        }
-        h->held[h->n++] = p[i];
-    }
-    return RELIC_OK;
-}
-
-/* The container's JSON from its view (data left out) into out, without its closing "}\n". */
-static relic_status print_container_open(const relic_grf_view *f, relic_buf *out, relic_error *err)
-{
-    relic_groff_view bare = f->container;
-    bare.data_count = 0;
-    hold_back h = {out->sink, out->sink_ctx, {0}, 0};
-    if (out->sink) {
-        out->sink = hold_back_sink;
-        out->sink_ctx = &h;
-    }
-    relic_status st = relic_groff_json_print_view(&bare, out, err);
-    if (h.sink) {
-        out->sink = h.sink;
-        out->sink_ctx = h.ctx;
-    }
-    if (st) return st;
-    /* the last two bytes: held back, then what out still holds */
-    uint8_t tail[TAIL_LEN];
-    size_t from_buf = out->size < TAIL_LEN ? out->size : TAIL_LEN, from_held = TAIL_LEN - from_buf;
-    if (from_held > h.n) return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "the container JSON is not an object");
-    memcpy(tail, h.held + h.n - from_held, from_held);
-    memcpy(tail + from_held, out->data + out->size - from_buf, from_buf);
-    if (memcmp(tail, CONTAINER_TAIL, TAIL_LEN))
-        return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "the container JSON is not an object");
-    if (h.n > from_held && h.sink(h.ctx, h.held, h.n - from_held)) {
-        out->failed = 1;
-        return relic_fail(err, RELIC_E_NOMEM, 0, "", "the output's sink failed");
-    }
-    out->size -= from_buf;
-    return RELIC_OK;
-}
-
 static void print_value_v(relic_buf *o, const relic_grf_vt_view *vt, size_t rec, int depth);
 
 static void print_object_v(relic_buf *o, const relic_grf_vt_view *vt, const relic_grf_vt_record_view *r, int depth)
@@ -464,8 +395,10 @@ relic_status relic_grf_json_print_view(const relic_grf_view *f, relic_buf *out, 
     if (!back_to_back(d))
         return relic_fail(err, RELIC_E_UNSUPPORTED, 0, "sections",
                           "the sections do not lie back to back in directory order: only the plain container JSON keeps this file");
-    /* the container's JSON without the data (printed per section below) */
-    relic_status st = print_container_open(f, out, err);
+    /* the container's object without the data (printed per section below), left open for the members after it */
+    relic_groff_view bare = f->container;
+    bare.data_count = 0;
+    relic_status st = relic_groff_json_print_view_open(&bare, out, err);
     if (st) return st;
     relic_buf_printf(out, ",\n \"grf_version\": %u, \"optimised\": %s,\n \"contents\": [", f->layout.version,
                      f->layout.optimised ? "true" : "false");

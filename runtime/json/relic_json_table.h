@@ -97,6 +97,11 @@ relic_status relic_jt_print_doc(const relic_jt_struct *t, const void *m, relic_b
  *  as relic_jt_print_doc of its decoded model, read straight from the bytes
  *  the view points into, with no copy. RELIC_E_NOMEM when out could not grow. */
 relic_status relic_jt_print_view_doc(const relic_jt_struct *t, const void *view, relic_buf *out, relic_error *err);
+/** relic_jt_print_view_doc's text without its closing "}\n": the root object
+ *  left open after its last member's line, for a hand-written printer that
+ *  adds members of its own (",\n \"name\": ...") and closes it. Errors: as
+ *  relic_jt_print_view_doc. */
+relic_status relic_jt_print_view_open(const relic_jt_struct *t, const void *view, relic_buf *out, relic_error *err);
 /** Parse text and read it into root model out (t->size bytes, zeroed first)
  *  with arrays in a; its "format" member, when present, must be t->format. */
 relic_status relic_jt_read_doc(const relic_jt_struct *t, const char *text, size_t len, relic_arena *a, void *out,
