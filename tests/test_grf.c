@@ -226,6 +226,48 @@ static const relic_grf_region_file *region_of(const relic_grf_file *f)
     return NULL;
 }
 
+/* relic_grf_json_print of an edited model prints the edit and a directory
+ * that describes it: a region that lost an instance is printed with one
+ * instance less and the sections laid out again (the header's file_size is
+ * the new size), and reads back to a file that holds the edit. */
+static void an_edited_model_prints_its_edit_and_its_new_layout(void **state)
+{
+    (void)state;
+    loaded l;
+    relic_error err;
+    relic_buf json, out;
+    relic_groff_file back;
+    relic_grf_file again;
+    relic_groff_view v;
+    if (!load(DEMO_GRF, &l)) return;
+    relic_grf_region_file *r = (relic_grf_region_file *)region_of(&l.f);
+    assert_non_null(r);
+    size_t n = r->instances_count;
+    assert_true(n > 1);
+    r->instances_count = n - 1;
+    r->instances[0].scale = 2.5f;
+    relic_buf_init(&json, 0);
+    relic_buf_init(&out, 0);
+    assert_int_equal(relic_grf_json_print(&l.f, &json, &err), RELIC_OK);
+    char want[64];
+    snprintf(want, sizeof want, "\"file_size\": %zu,", l.map.bytes.size - RELIC_GRF_REGION_INSTANCE_SIZE);
+    relic_buf_append(&json, "", 1);
+    if (!strstr((const char *)json.data, want)) fail_msg("the printed header does not say %s", want);
+    if (relic_grf_json_read((const char *)json.data, json.size - 1, &l.arena, &back, &err) != RELIC_OK)
+        fail_msg("%s: %s", err.path, err.message);
+    assert_int_equal(relic_groff_write(&back, &out, &err), RELIC_OK);
+    assert_int_equal(out.size, l.map.bytes.size - RELIC_GRF_REGION_INSTANCE_SIZE);
+    assert_int_equal(relic_groff_validate(out.data, out.size, &v, &err), RELIC_OK);
+    assert_int_equal(relic_grf_file_decode(&back, &l.arena, &again, &err), RELIC_OK);
+    const relic_grf_region_file *r2 = region_of(&again);
+    assert_non_null(r2);
+    assert_int_equal(r2->instances_count, n - 1);
+    assert_true(r2->instances[0].scale == 2.5f);
+    relic_buf_free(&json);
+    relic_buf_free(&out);
+    unload(&l);
+}
+
 /* The property named name of an instance's object record, or NULL. */
 static const relic_grf_vt_record *property(const relic_grf_value_table *vt, uint32_t values, const char *name)
 {
@@ -878,6 +920,7 @@ int main(void)
         cmocka_unit_test(scn_sections_have_their_kinds_and_round_trip),
         cmocka_unit_test(demo_scn_instance_states_are_decoded),
         cmocka_unit_test(demo_grf_json_round_trips),
+        cmocka_unit_test(an_edited_model_prints_its_edit_and_its_new_layout),
         cmocka_unit_test(scn_json_round_trips),
         cmocka_unit_test(region_instances_get_their_properties_from_the_value_table),
         cmocka_unit_test(corpus_files_keep_the_rules_between_sections),

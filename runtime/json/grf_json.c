@@ -2,10 +2,11 @@
  * generated groff JSON (directory, symbols; the data hex left empty),
  * "contents" with each section's own JSON by kind, and for a level
  * "instances": each region instance with its placement and its value-table
- * properties by name (informational). Printed two ways, to the same bytes:
- * from decoded models (relic_grf_json_print, for an edited file) and from
- * the validated views with nothing decoded (relic_grf_view_open +
- * relic_grf_json_print_view: `relic dump`, the ABI). Reading rebuilds the
+ * properties by name (informational). Printed from the validated views
+ * with nothing decoded (relic_grf_view_open + relic_grf_json_print_view:
+ * `relic dump`, the ABI); decoded models (relic_grf_json_print, for an
+ * edited file) are written back to bytes and printed the same way, so one
+ * printer makes both texts. Reading rebuilds the
  * sections from "contents" and lays them out back to back, as the game's
  * writer does (Trespasser source, Lib/Groff/FileIO.cpp, FileIO.cpp 761–911). Value-table
  * links: Trespasser source, Lib/Groff/GroffIO.cpp ("the region records' value-table handle points at an
@@ -33,100 +34,12 @@ static int back_to_back(const relic_groff_file *m)
     return pos - start == m->data_count && m->header.symbol_table_offset == pos;
 }
 
-static void print_value(relic_buf *o, const relic_grf_value_table *vt, const relic_grf_vt_record *r, int depth);
-
-static void print_object(relic_buf *o, const relic_grf_value_table *vt, const relic_grf_vt_record *r, int depth)
+/* Whether every section of a re-encodes to the size b gives it. */
+static int same_sizes(const relic_groff_file *a, const relic_groff_file *b)
 {
-    relic_buf_puts(o, "{");
-    for (size_t k = 0; k < r->items_count; k++) {
-        long j = relic_grf_value_table_find(vt, r->items[k].id);
-        const char *name = j >= 0 ? relic_grf_value_table_symbol(vt, vt->records[j].symbol.id) : NULL;
-        char fallback[24];
-        if (!name) {
-            snprintf(fallback, sizeof fallback, "#%u", r->items[k].id);
-            name = fallback;
-        }
-        if (k) relic_buf_puts(o, ", ");
-        relic_json_string(o, name, strlen(name));
-        relic_buf_puts(o, ": ");
-        if (j < 0) relic_buf_puts(o, "null");
-        else print_value(o, vt, &vt->records[j], depth + 1);
-    }
-    relic_buf_puts(o, "}");
-}
-
-static void print_value(relic_buf *o, const relic_grf_value_table *vt, const relic_grf_vt_record *r, int depth)
-{
-    switch (r->type) {
-    case RELIC_GRF_VALUE_BOOL: relic_buf_puts(o, r->b ? "true" : "false"); break;
-    case RELIC_GRF_VALUE_CHAR: relic_json_string(o, (const char *)&r->b, 1); break;
-    case RELIC_GRF_VALUE_INT: relic_json_i64(o, r->i); break;
-    case RELIC_GRF_VALUE_FLOAT: relic_json_f32(o, r->f); break;
-    case RELIC_GRF_VALUE_STRING: relic_json_string(o, r->s, strlen(r->s)); break;
-    default:
-        if (depth >= PROPERTY_DEPTH) relic_buf_puts(o, "\"(nested too deep)\"");
-        else print_object(o, vt, r, depth);
-    }
-}
-
-static void print_instances(relic_buf *o, const relic_grf_file *f, const relic_grf_symbols *sy)
-{
-    const relic_grf_value_table *vt = NULL;
-    const relic_grf_region_file *r = NULL;
-    const relic_grf_region_v11_file *r11 = NULL;
-    for (size_t i = 0; i < f->container.sections_count; i++) {
-        if (f->kinds[i] == RELIC_GRF_VALUE_TABLE && !vt) vt = f->models[i];
-        if (f->kinds[i] == RELIC_GRF_REGION && !r && !r11) r = f->models[i];
-        if (f->kinds[i] == RELIC_GRF_REGION_V11 && !r && !r11) r11 = f->models[i];
-    }
-    if (!r && !r11) return;
-    size_t n = r ? r->instances_count : r11->instances_count;
-    relic_buf_puts(o, ",\n \"instances\": [");
-    for (size_t k = 0; k < n; k++) {
-        uint32_t name = r ? r->instances[k].name : r11->instances[k].name;
-        uint32_t object = r ? r->instances[k].object : r11->instances[k].object;
-        float pos[3], rot[3];
-        if (r) {
-            pos[0] = r->instances[k].position.x, pos[1] = r->instances[k].position.y, pos[2] = r->instances[k].position.z;
-            rot[0] = r->instances[k].rotation.x, rot[1] = r->instances[k].rotation.y, rot[2] = r->instances[k].rotation.z;
-        } else {
-            pos[0] = r11->instances[k].position.x, pos[1] = r11->instances[k].position.y, pos[2] = r11->instances[k].position.z;
-            rot[0] = r11->instances[k].rotation.x, rot[1] = r11->instances[k].rotation.y, rot[2] = r11->instances[k].rotation.z;
-        }
-        float scale = r ? r->instances[k].scale : r11->instances[k].scale;
-        const char *nm = relic_grf_symbols_name(sy, name);
-        const char *obj = NULL;
-        uint64_t sec = object - (uint64_t)RELIC_GROFF_SECTION_HANDLE_BASE;
-        if (object >= RELIC_GROFF_SECTION_HANDLE_BASE && sec < f->container.sections_count)
-            obj = relic_grf_symbols_name(sy, f->container.sections[sec].name);
-        relic_buf_puts(o, k ? ",\n  {\"name\": " : "\n  {\"name\": ");
-        if (nm) relic_json_string(o, nm, strlen(nm));
-        else relic_buf_puts(o, "null");
-        relic_buf_puts(o, ", \"object\": ");
-        if (obj) relic_json_string(o, obj, strlen(obj));
-        else relic_buf_puts(o, "null");
-        relic_buf_puts(o, ", \"position\": [");
-        for (int c = 0; c < 3; c++) {
-            if (c) relic_buf_puts(o, ", ");
-            relic_json_f32(o, pos[c]);
-        }
-        relic_buf_puts(o, "], \"rotation\": [");
-        for (int c = 0; c < 3; c++) {
-            if (c) relic_buf_puts(o, ", ");
-            relic_json_f32(o, rot[c]);
-        }
-        relic_buf_puts(o, "], \"scale\": ");
-        relic_json_f32(o, scale);
-        if (r && vt && (r->instances[k].values.id || r->instances[k].values.references)) {
-            long j = relic_grf_value_table_find(vt, r->instances[k].values.id);
-            if (j >= 0 && vt->records[j].type == RELIC_GRF_VALUE_OBJECT) {
-                relic_buf_puts(o, ", \"properties\": ");
-                print_object(o, vt, &vt->records[j], 0);
-            }
-        }
-        relic_buf_puts(o, "}");
-    }
-    relic_buf_puts(o, "]");
+    for (size_t i = 0; i < a->sections_count; i++)
+        if (a->sections[i].data_size != b->sections[i].data_size) return 0;
+    return 1;
 }
 
 relic_status relic_grf_json_print_in(const relic_grf_file *f, relic_buf *out, relic_arena *scratch, relic_error *err)
@@ -136,51 +49,37 @@ relic_status relic_grf_json_print_in(const relic_grf_file *f, relic_buf *out, re
     if (!back_to_back(m))
         return relic_fail(err, RELIC_E_UNSUPPORTED, 0, "sections",
                           "the sections do not lie back to back in directory order: only the plain container JSON keeps this file");
-    relic_groff_file bare = *m;
-    relic_buf tmp;
-    relic_status st;
-    bare.data = NULL;
-    bare.data_count = 0;
-    relic_buf_init_arena(&tmp, scratch, 0);
-    st = relic_groff_json_print(&bare, &tmp, err);
-    if (st) {
-        relic_buf_free(&tmp);
-        return st;
+    /* One printer for both paths: the models written back to bytes (into
+     * scratch), then printed from their views as `relic dump` prints a
+     * file. The writer lays the sections out on copies of the directory and
+     * symbols, not on f's. */
+    relic_grf_file w = *f;
+    size_t ns = m->sections_count, nsym = m->symbols_count;
+    w.container.sections = ns ? relic_arena_array(scratch, ns, sizeof *m->sections, 8) : NULL;
+    w.container.symbols = nsym ? relic_arena_array(scratch, nsym, sizeof *m->symbols, 8) : NULL;
+    if ((ns && !w.container.sections) || (nsym && !w.container.symbols))
+        return relic_fail(err, RELIC_E_NOMEM, 0, "", "out of scratch memory");
+    if (ns) memcpy(w.container.sections, m->sections, ns * sizeof *m->sections);
+    if (nsym) memcpy(w.container.symbols, m->symbols, nsym * sizeof *m->symbols);
+    relic_buf bytes;
+    relic_groff_view v;
+    relic_grf_view gv;
+    relic_buf_init_arena(&bytes, scratch, 0);
+    relic_status st = relic_grf_file_write(&w, scratch, &bytes, err);
+    if (!st && same_sizes(m, &w.container)) {
+        /* the model's directory still describes the data: printed as it is,
+         * header fields a layout would derive (file_size, handles) included */
+        relic_groff_file keep = *m;
+        keep.data = w.container.data;
+        keep.data_count = w.container.data_count;
+        bytes.size = 0;
+        st = relic_groff_write(&keep, &bytes, err);
     }
-    size_t end = tmp.size;
-    while (end && tmp.data[end - 1] != '}') end--;
-    if (!end) {
-        relic_buf_free(&tmp);
-        return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "the container JSON is not an object");
-    }
-    relic_buf_append(out, tmp.data, end - 1);
-    relic_buf_free(&tmp);
-    relic_grf_symbols sy;
-    if ((st = relic_grf_symbols_index(m, scratch, &sy, err))) return st;
-    relic_buf_printf(out, ",\n \"grf_version\": %u, \"optimised\": %s,\n \"contents\": [", f->layout.version,
-                     f->layout.optimised ? "true" : "false");
-    for (size_t i = 0; i < m->sections_count; i++) {
-        const char *name = relic_grf_symbols_name(&sy, m->sections[i].name);
-        relic_buf_printf(out, "%s\n  {\"index\": %zu, \"name\": ", i ? "," : "", i);
-        if (name) relic_json_string(out, name, strlen(name));
-        else relic_buf_puts(out, "null");
-        relic_buf_printf(out, ", \"kind\": \"%s\", ", relic_grf_kind_name(f->kinds[i]));
-        if (f->models[i]) {
-            relic_buf_puts(out, "\"value\": ");
-            st = relic_grf_section_json_print(f->kinds[i], f->models[i], out, err);
-            if (st) return st;
-        } else {
-            relic_bytes b = relic_groff_model_section_data(m, i);
-            relic_buf_puts(out, "\"hex\": ");
-            relic_json_hex(out, b.data, b.size);
-        }
-        relic_buf_puts(out, "}");
-    }
-    relic_buf_puts(out, "]");
-    print_instances(out, f, &sy);
-    relic_buf_puts(out, "}\n");
-    if (out->failed) return relic_fail(err, RELIC_E_NOMEM, 0, "", "output buffer could not grow");
-    return RELIC_OK;
+    if (!st && bytes.failed) st = relic_fail(err, RELIC_E_NOMEM, 0, "", "out of scratch memory");
+    if (!st) st = relic_groff_validate(bytes.data, bytes.size, &v, err);
+    if (!st) st = relic_grf_view_open(&v, scratch, &gv, err);
+    if (!st) st = relic_grf_json_print_view(&gv, out, err);
+    return st;
 }
 
 relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic_error *err)

@@ -291,12 +291,16 @@ unsigned relic_grf_check(const relic_groff_file *m, relic_arena *scratch, relic_
  *  its placement and its properties from the value table by name
  *  (informational: ignored when read back). Only for files whose sections
  *  lie back to back in directory order (else RELIC_E_UNSUPPORTED: use the
- *  plain groff JSON). Scratch from where out grows: an arena buffer's
+ *  plain groff JSON). The models are written back to bytes and printed as
+ *  relic_grf_json_print_view prints a file, so an edited model prints its
+ *  edit: the container as f holds it, or laid out again (relic_groff_layout)
+ *  when a section's size changed. Errors: the section writers' (path
+ *  sections[i].<field>). Scratch from where out grows: an arena buffer's
  *  arena, or the heap for a heap or sink buffer; a buffer over caller
  *  memory is refused (RELIC_E_ARGUMENT: use relic_grf_json_print_in). */
 relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic_error *err);
-/** relic_grf_json_print with its scratch (the container's JSON, the symbol
- *  index) from scratch: no heap call when out is over caller memory or in
+/** relic_grf_json_print with its scratch (the file written back, about its
+ *  size twice, and the views' index) from scratch: no heap call when out is over caller memory or in
  *  an arena (relic_grf_json_print takes out's own arena for an arena
  *  buffer, a heap arena for a heap buffer). Errors: as relic_grf_json_print;
  *  RELIC_E_ARGUMENT when scratch is NULL; RELIC_E_NOMEM when scratch or
