@@ -110,6 +110,9 @@ expect_out "$tmp/p4.mod: 4 members, $(($(wc -c <"$tmp/p.mod") - 8)) bytes (membe
 expect_out "changed" "the changed member is in" cat "$tmp/four/script1.nss"
 rm "$tmp/x/odd.12345"
 "$RELIC" pack "$tmp/x" "$tmp/p5.mod" >"$tmp/out" 2>&1 && grep -q "3 members.*members added or removed" "$tmp/out" && ok || bad "pack after a member was removed: $(cat "$tmp/out")"
+mkdir "$tmp/bm" && cp "$tmp/x/.relic-container.json" "$tmp/bm/" && sed -i 's/"type": 2009/"type": "nss"/' "$tmp/bm/.relic-container.json"
+expect_out "$tmp/bm/.relic-container.json: entries[2].type @0x0: expected an integer" \
+    "a bad manifest entry is named by its member" "$RELIC" pack "$tmp/bm" "$tmp/bm.mod"
 expect_rc 0 "extract one member" "$RELIC" extract "$tmp/p.mod" script1.nss -C "$tmp/one"
 expect_out "script1.nss" "only that member, no manifest" ls -A "$tmp/one"
 expect_rc 1 "extract a missing member" "$RELIC" extract "$tmp/p.mod" nope.nss -C "$tmp/one"

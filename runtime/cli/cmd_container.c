@@ -281,116 +281,37 @@ static int by_resref_type(const void *x, const void *y)
     return c ? c : (a->e.res_type > b->e.res_type) - (a->e.res_type < b->e.res_type);
 }
 
-/* Header, localized strings and entry order from the manifest (same kind
- * as the output); returns 0 on success, 1 on a bad manifest. *used tells
- * whether its header applies. */
+/* Header, localized strings and entry order from the manifest (its header
+ * when it is of the output's kind; relic_erf_listing_read, the reader the
+ * ABI's container writer shares); returns 0 on success, 1 on a bad
+ * manifest. *used tells whether its header applies. */
 static int read_manifest(const char *path, relic_erf_archive *ar, pack_state *ps, int *used)
 {
     relic_mapping mp;
     relic_error err;
-    const relic_jv *doc = NULL, *v;
-    relic_jr r = {&ps->a, &err, "", 0};
-    int64_t x;
-    size_t n;
+    relic_erf_listing l;
     *used = 0;
     if (relic_map_file(path, CLI_MAX_PIPE_INPUT, &mp, &err) != RELIC_OK) return 0; /* no manifest */
-    int rc = 1;
-    if (relic_jr_parse((const char *)mp.bytes.data, mp.bytes.size, &ps->a, &doc, &err) != RELIC_OK) goto done;
-    if (relic_jr_member(&r, doc, "format", 1, &v) != RELIC_OK) goto done;
-    int is_rim = relic_jv_str_eq(v, "rim");
-    *used = is_rim == (ar->kind == RELIC_ERF_KIND_RIM);
-#define INT_MEMBER(key, dst, hi)                                         \
-    do {                                                                 \
-        if (relic_jr_member(&r, doc, key, 1, &v) != RELIC_OK) goto done; \
-        relic_jr_push(&r, key, -1);                                      \
-        if (relic_jr_int(&r, v, 0, hi, &x) != RELIC_OK) goto done;       \
-        relic_jr_pop(&r);                                                \
-        if (*used) dst = (uint32_t)x;                                    \
-    } while (0)
-    if (is_rim) {
-        INT_MEMBER("reserved_0", ar->rim.header.reserved_0, UINT32_MAX);
-        INT_MEMBER("offset_to_entries", ar->rim.header.offset_to_entries, UINT32_MAX);
-        if (relic_jr_member(&r, doc, "reserved", 0, &v) != RELIC_OK) goto done;
-        if (v && *used && relic_jr_fixed_hex(&r, v, ar->rim.header.reserved, sizeof ar->rim.header.reserved) != RELIC_OK) goto done;
-    } else {
-        relic_erf_header *h = &ar->erf.header;
-        char ft[5] = {0};
-        if (relic_jr_member(&r, doc, "file_type", 1, &v) != RELIC_OK || relic_jr_fixed_string(&r, v, ft, 4) != RELIC_OK) goto done;
-        (void)ft; /* the output's extension decides the type */
-        if (relic_jr_member(&r, doc, "version", 1, &v) != RELIC_OK) goto done;
-        if (*used) {
-            if (relic_jv_str_eq(v, "V1.1")) h->file_version = RELIC_ERF_VERSION_V1_1;
-            else if (relic_jv_str_eq(v, "V1.0")) h->file_version = RELIC_ERF_VERSION_V1_0;
-            else {
-                relic_jr_push(&r, "version", -1);
-                relic_jr_fail(&r, RELIC_E_RANGE, "not \"V1.0\" or \"V1.1\"");
-                goto done;
-            }
+    int rc = relic_erf_listing_read((const char *)mp.bytes.data, mp.bytes.size, RELIC_ERF_LISTING_COMPLETE, &ps->a, &l, &err) != RELIC_OK;
+    if (!rc && (*used = l.ar.kind == ar->kind)) {
+        if (ar->kind == RELIC_ERF_KIND_RIM) {
+            ar->rim.header = l.ar.rim.header;
+        } else { /* the output's extension decides the file type */
+            memcpy(l.ar.erf.header.file_type, ar->erf.header.file_type, sizeof l.ar.erf.header.file_type);
+            ar->erf = l.ar.erf;
         }
-        INT_MEMBER("build_year", h->build_year, UINT32_MAX);
-        INT_MEMBER("build_day", h->build_day, UINT32_MAX);
-        INT_MEMBER("description_str_ref", h->description_str_ref, UINT32_MAX);
-        INT_MEMBER("offset_to_localized_string", h->offset_to_localized_string, UINT32_MAX);
-        INT_MEMBER("offset_to_key_list", h->offset_to_key_list, UINT32_MAX);
-        INT_MEMBER("offset_to_resource_list", h->offset_to_resource_list, UINT32_MAX);
-        if (relic_jr_member(&r, doc, "reserved", 0, &v) != RELIC_OK) goto done;
-        if (v && *used && relic_jr_fixed_hex(&r, v, h->reserved, sizeof h->reserved) != RELIC_OK) goto done;
-        const relic_jv *ls;
-        if (relic_jr_member(&r, doc, "localized_strings", 1, &ls) != RELIC_OK || relic_jr_array(&r, ls, &n) != RELIC_OK) goto done;
-        if (*used) {
-            ar->erf.localized_strings = relic_arena_array(&ps->a, n ? n : 1, sizeof *ar->erf.localized_strings, 8);
-            if (!ar->erf.localized_strings) goto done;
-            ar->erf.localized_strings_count = n;
-            for (size_t i = 0; i < n; i++) {
-                const relic_jv *s = relic_jv_at(ls, i);
-                relic_erf_localized_string *d = &ar->erf.localized_strings[i];
-                char *text;
-                relic_jr_push(&r, NULL, (int64_t)i);
-                if (relic_jr_member(&r, s, "language_id", 1, &v) != RELIC_OK || relic_jr_int(&r, v, 0, UINT32_MAX, &x) != RELIC_OK) goto done;
-                d->language_id = (uint32_t)x;
-                if (relic_jr_member(&r, s, "text", 1, &v) != RELIC_OK || relic_jr_string(&r, v, &text, &d->text_count) != RELIC_OK) goto done;
-                d->text = (uint8_t *)text;
-                relic_jr_pop(&r);
-            }
-        }
+        ar->file_size = l.ar.file_size;
     }
-    INT_MEMBER("file_size", ar->file_size, UINT32_MAX);
-    const relic_jv *es;
-    if (relic_jr_member(&r, doc, "entries", 1, &es) != RELIC_OK || relic_jr_array(&r, es, &n) != RELIC_OK) goto done;
-    relic_jr_push(&r, "entries", -1);
-    for (size_t i = 0; i < n; i++) {
-        const relic_jv *e = relic_jv_at(es, i);
+    for (uint32_t i = 0; !rc && i < l.ar.count; i++) {
         pack_member *m = add_member(ps);
-        char *s;
-        size_t len;
-        if (!m) goto done;
-        relic_jr_push(&r, NULL, (int64_t)i);
-        if (relic_jr_member(&r, e, "name", 1, &v) != RELIC_OK || relic_jr_string(&r, v, &s, &len) != RELIC_OK) goto done;
-        safe_name(m->file, sizeof m->file, s);
-        if (relic_jr_member(&r, e, "resref", 1, &v) != RELIC_OK || relic_jr_string(&r, v, &s, &len) != RELIC_OK) goto done;
-        if (len > RELIC_ERF_RESREF_MAX) {
-            relic_jr_fail(&r, RELIC_E_RANGE, "ResRef longer than %d characters", RELIC_ERF_RESREF_MAX);
-            goto done;
+        if (!m) {
+            rc = relic_fail(&err, RELIC_E_NOMEM, 0, "entries", "out of memory") != RELIC_OK;
+            break;
         }
-        memcpy(m->e.resref, s, len);
-#define ENTRY_INT(key, dst, req, hi)                                     \
-    do {                                                                 \
-        if (relic_jr_member(&r, e, key, req, &v) != RELIC_OK) goto done; \
-        if (v) {                                                         \
-            if (relic_jr_int(&r, v, 0, hi, &x) != RELIC_OK) goto done;   \
-            dst = (uint32_t)x;                                           \
-        }                                                                \
-    } while (0)
-        ENTRY_INT("type", m->e.res_type, 1, UINT32_MAX);
-        ENTRY_INT("id", m->e.res_id, 1, UINT32_MAX);
-        ENTRY_INT("unused", m->e.unused, 0, 0xFFFF);
-        ENTRY_INT("offset", m->e.offset, 1, UINT32_MAX);
-        ENTRY_INT("size", m->e.size, 1, UINT32_MAX);
+        safe_name(m->file, sizeof m->file, l.names[i]);
+        m->e = l.ar.entries[i];
         m->listed = 1;
-        relic_jr_pop(&r);
     }
-    rc = 0;
-done:
     if (rc) cli_error(path, &err);
     relic_unmap(&mp);
     return rc;

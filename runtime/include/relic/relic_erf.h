@@ -143,6 +143,41 @@ int relic_erf_archive_json(const relic_erf_archive *ar, relic_buf *o);
  *  appended to o (librelic-json). */
 void relic_erf_archive_json_entry(const relic_erf_archive *ar, uint32_t i, relic_buf *o);
 
+/** relic_erf_listing_read flags. */
+enum {
+    /** Every member relic_erf_archive_json writes must be there ("unused" and
+     *  "reserved" excepted): a manifest as `relic extract` left it. Without
+     *  it, header members, localized strings, "file_size" and an entry's
+     *  "name", "id", "offset" and "size" may be left out (0; id: the index),
+     *  and "resref" and "type" come from "name" (resref.ext) when left out. */
+    RELIC_ERF_LISTING_COMPLETE = 1
+};
+
+/** A container listing read back (relic_erf_listing_read). */
+typedef struct relic_erf_listing {
+    relic_erf_archive ar; /**< kind, header, localized strings, file_size and count entries
+                               (resref, type, id, unused, offset, size as listed; data NULL) */
+    char **names;         /**< per entry: its "name" (NUL-terminated), NULL when left out */
+    uint8_t *placed;      /**< per entry: 1 when it gives both "offset" and "size" */
+    int has_file_size;    /**< the listing gives "file_size" */
+} relic_erf_listing;
+
+/** Read a container's JSON listing (relic_erf_archive_json's text: `relic
+ *  dump`, the manifest `relic extract` leaves, a foreign caller's model)
+ *  into out, arrays and strings from a (librelic-json): the one reader of
+ *  `relic pack`'s manifest and relic_abi_container_write. The ERF file type
+ *  is read as 4 Latin-1 characters, not checked (the writer checks it).
+ *  Errors name the JSON path: RELIC_E_SYNTAX (with the byte offset) for
+ *  text that is not JSON, RELIC_E_ARGUMENT for a missing member
+ *  ("format", "file_type", "version", "entries", a string's "text", and
+ *  those flags require), RELIC_E_SYNTAX for a value of the wrong kind,
+ *  RELIC_E_RANGE for a number out of its field's range, a "format" other
+ *  than "erf" or "rim", a "version" other than "V1.0" or "V1.1", a ResRef
+ *  empty, longer than RELIC_ERF_RESREF_MAX or holding a NUL, a name with no
+ *  known extension when "type" is left out; RELIC_E_NOMEM. */
+relic_status relic_erf_listing_read(const char *text, size_t len, unsigned flags, relic_arena *a, relic_erf_listing *out,
+                                    relic_error *err);
+
 /* ---------------------------------------------------------------------- */
 /* Resource type ids (xoreos, src/aurora/keyfile.cpp, biffile.cpp table, nwn-lib-d, constants.d; xoreos, src/aurora/types.h; xoreos types.h) */
 /* ---------------------------------------------------------------------- */
