@@ -94,7 +94,7 @@ static void read_back(relic_erf_kind kind, relic_arena *a, relic_erf_archive *ar
     assert_same_entries(ar, l);
 }
 
-static void test_a_printed_erf_listing_reads_back_to_its_archive(void **state)
+static void test_printed_erf_and_rim_listings_read_back_to_their_archives(void **state)
 {
     (void)state;
     relic_arena a;
@@ -113,16 +113,6 @@ static void test_a_printed_erf_listing_reads_back_to_its_archive(void **state)
     assert_int_equal(l.ar.erf.localized_strings[1].language_id, 3);
     assert_int_equal(l.ar.erf.localized_strings[1].text_count, 5);
     assert_memory_equal(l.ar.erf.localized_strings[1].text, "Modul", 5);
-    relic_arena_release(&a);
-}
-
-static void test_a_printed_rim_listing_reads_back_to_its_archive(void **state)
-{
-    (void)state;
-    relic_arena a;
-    relic_erf_archive ar;
-    relic_erf_listing l;
-    relic_arena_init_heap(&a, 0);
     read_back(RELIC_ERF_KIND_RIM, &a, &ar, &l);
     assert_int_equal(l.ar.rim.header.offset_to_entries, ar.rim.header.offset_to_entries);
     relic_arena_release(&a);
@@ -221,8 +211,7 @@ static void test_bad_values_name_their_member(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_a_printed_erf_listing_reads_back_to_its_archive),
-        cmocka_unit_test(test_a_printed_rim_listing_reads_back_to_its_archive),
+        cmocka_unit_test(test_printed_erf_and_rim_listings_read_back_to_their_archives),
         cmocka_unit_test(test_a_complete_listing_needs_every_member),
         cmocka_unit_test(test_a_loose_listing_takes_resref_type_and_id_from_name_and_index),
         cmocka_unit_test(test_bad_values_name_their_member),
