@@ -3,7 +3,8 @@
  * what `relic dump` prints, `relic extract` leaves as the manifest `relic
  * pack` reads, and relic_abi_to_json gives foreign callers (their container
  * models add each member's bytes: relic_abi_container_write). The members'
- * bytes are not in it. Sources: xoreos, src/aurora/erffile.cpp,
+ * bytes are not in it. relic_erf_listing_read reads it back, for both `relic
+ * pack` (its manifest) and relic_abi_container_write. Sources: xoreos, src/aurora/erffile.cpp,
  * rimfile.cpp; neverwinter.nim, erf.nim. */
 #include <string.h>
 
