@@ -199,6 +199,59 @@ static void test_unreached_structs_and_fields_are_checked(void **state)
     relic_buf_free(&b);
 }
 
+/* The struct and field records' own checks (a known type, an existing
+ * label, a field count within the file's) are made by relic_gff_open's
+ * pass as it reads each record, not by a pass of their own before it: a
+ * record failing one is named as relic_gff_validate names it, in a listed
+ * field, an unlisted one, or a struct, and the plain validator agrees. */
+static void test_record_checks_keep_their_errors(void **state)
+{
+    (void)state;
+    relic_gff_doc d;
+    relic_gff_view v;
+    relic_error err, verr;
+    relic_buf b;
+    const uint32_t fields_at = 56 + 12;
+    spec sp = base_spec();
+    sp.f[1][0] = 99; /* a listed field of an unknown type */
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_E_RANGE);
+    assert_string_equal(err.path, "fields[1].type");
+    assert_int_equal(err.offset, fields_at + 12);
+    assert_int_equal(relic_gff_validate(b.data, b.size, &v, &verr), RELIC_E_RANGE);
+    assert_string_equal(verr.path, err.path);
+    assert_string_equal(verr.message, err.message);
+    relic_buf_free(&b);
+    sp = base_spec();
+    sp.nf = 4;
+    sp.f[3][0] = 0x40000000; /* a field no struct lists, of an unknown type */
+    sp.f[3][1] = 0;
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_E_RANGE);
+    assert_string_equal(err.path, "fields[3].type");
+    assert_int_equal(err.offset, fields_at + 3 * 12);
+    relic_buf_free(&b);
+    sp = base_spec();
+    sp.f[2][1] = 3; /* label 3 of 3 */
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_E_INDEX);
+    assert_string_equal(err.path, "fields[2].label_index");
+    assert_int_equal(err.offset, fields_at + 2 * 12 + 4);
+    relic_buf_free(&b);
+    sp = base_spec();
+    sp.s[0][2] = 4; /* four fields of three */
+    sp.fi[3] = 0;
+    sp.nfi = 4;
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_E_INDEX);
+    assert_string_equal(err.path, "structs[0].field_count");
+    assert_int_equal(err.offset, 56 + 8);
+    relic_buf_free(&b);
+    /* the first record in index order is named, as the generated validator does */
+    sp = base_spec();
+    sp.f[2][0] = 18;
+    sp.f[1][1] = 7;
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_E_INDEX);
+    assert_string_equal(err.path, "fields[1].label_index");
+    relic_buf_free(&b);
+}
+
 static void test_fixed_size_values_are_range_checked(void **state)
 {
     (void)state;
@@ -607,6 +660,7 @@ int main(void)
         cmocka_unit_test(test_field_listed_twice_is_rejected),
         cmocka_unit_test(test_runs_sharing_a_field_are_rejected),
         cmocka_unit_test(test_unreached_structs_and_fields_are_checked),
+        cmocka_unit_test(test_record_checks_keep_their_errors),
         cmocka_unit_test(test_fixed_size_values_are_range_checked),
         cmocka_unit_test(test_struct_order_does_not_change_the_answer),
         cmocka_unit_test(test_struct_named_twice_in_order_is_rejected),

@@ -1,8 +1,10 @@
 /* gff_validate.c — GFF V3.2 validation, once (relic_gff_open).
  *
- * The generated validator (schema/aurora/gff.schema) has checked the header,
- * the bounds of the six arrays, field type ids and label indices. This file
- * checks what the schema cannot say (BioWare GFF spec §3-4; xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim): each struct's field list, each field's data in the field data
+ * The generated validator (schema/aurora/gff.schema) has checked the header
+ * and the bounds of the six arrays; the struct and field records' own checks
+ * (field count, type id, label index) are deferred to this pass, which reads
+ * every record anyway (relic_gff_validate_elements names their errors, in
+ * the generated order, when the fast pass fails). This file checks what the schema cannot say (BioWare GFF spec §3-4; xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim): each struct's field list, each field's data in the field data
  * or list indices, and the struct graph from the root (depth limit, no
  * struct reached twice, no field shared), so that afterwards every getter is
  * a plain load. Work is linear in the file size: every struct, field and
@@ -569,10 +571,17 @@ static inline int fast_value(fast_state *fs, uint32_t s, unsigned child, unsigne
     return value_ok(d, fs->g, type, v);
 }
 
+/* A field record's own checks (the schema's, deferred to this pass so that
+ * each record is read once): a known type, a label that exists. */
+static inline int record_ok(uint32_t type, uint32_t label, uint32_t nlabels)
+{
+    return relic_gff_field_type_known(type) & (label < nlabels);
+}
+
 static int fast_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, uint64_t *claimed,
                      uint32_t *label_stamp, uint32_t *max_depth)
 {
-    const uint32_t nstructs = d->struct_count, nfields = d->field_count;
+    const uint32_t nstructs = d->struct_count, nfields = d->field_count, nlabels = (uint32_t)d->v.labels_count;
     const uint8_t *fields = d->v.fields;
     fast_state fs = {d, depth, 0, g};
     uint64_t listed = 0, acc = claimed[0];
@@ -589,7 +598,8 @@ static int fast_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, ui
         /* one field: its index is DataOrDataOffset itself */
         const uint8_t *fi = sp + 4;
         if (n > 1) {
-            if (data % 4 != 0 || (uint64_t)data / 4 + n > d->v.field_indices_count) return 0;
+            /* n <= FieldCount is the record's own check (the schema's) */
+            if (data % 4 != 0 || (uint64_t)data / 4 + n > d->v.field_indices_count || n > nfields) return 0;
             fi = d->v.field_indices + data;
         }
         listed += n;
@@ -605,6 +615,7 @@ static int fast_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, ui
             acc |= (uint64_t)1 << (f % 64);
             const uint8_t *fp = fields + (size_t)f * GFF_FIELD_SIZE;
             const uint32_t type = relic_load_u32le(fp);
+            if (!record_ok(type, relic_load_u32le(fp + 4), nlabels)) return 0;
             const unsigned cls = type_class[type];
             if (cls != CLASS_INLINE && !fast_value(&fs, s, dep + 1, cls, type, relic_load_u32le(fp + 8))) return 0;
         }
@@ -626,7 +637,9 @@ static int fast_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, ui
             const uint32_t f = w * 64 + (uint32_t)__builtin_ctzll(free);
             if (f >= nfields) break;
             const uint8_t *fp = fields + (size_t)f * GFF_FIELD_SIZE;
-            if (!value_ok(d, g, relic_load_u32le(fp), relic_load_u32le(fp + 8))) return 0;
+            if (!record_ok(relic_load_u32le(fp), relic_load_u32le(fp + 4), nlabels) ||
+                !value_ok(d, g, relic_load_u32le(fp), relic_load_u32le(fp + 8)))
+                return 0;
         }
     }
     *max_depth = deepest - 1;
@@ -639,9 +652,12 @@ relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scrat
     relic_status s;
     relic_gff_doc d;
     memset(&d, 0, sizeof d);
-    if ((s = relic_gff_validate(data, size, &d.v, err)) != RELIC_OK) return s;
+    /* the layout; the struct and field records' own checks are the fast
+     * pass's, or relic_gff_validate_elements' before the walk */
+    if ((s = relic_gff_validate_layout(data, size, &d.v, err)) != RELIC_OK) return s;
     d.struct_count = (uint32_t)d.v.structs_count;
     d.field_count = (uint32_t)d.v.fields_count;
+    if (d.struct_count == 0 && (s = relic_gff_validate_elements(&d.v, err)) != RELIC_OK) return s;
     if (d.struct_count == 0)
         return relic_fail(err, RELIC_E_RANGE, 12, "header.struct_count", "a GFF needs at least the top-level struct");
     shared_guard g;
@@ -665,6 +681,7 @@ relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scrat
     if (fast_pass(&d, &g, mem, (uint64_t *)(void *)(mem + sbytes), st.label_stamp, &st.max_depth)) {
         st.reachable = d.struct_count;
     } else {
+        if ((s = relic_gff_validate_elements(&d.v, err)) != RELIC_OK) return s;
         memset(mem, 0, sbytes + fbytes);
         if (warn) memset(st.label_stamp, 0, (d.v.labels_count + 1) * sizeof *st.label_stamp);
         st.struct_seen = mem;
