@@ -38,7 +38,9 @@ typedef struct relic_gff_doc {
 } relic_gff_doc;
 
 /** Validate data as a GFF V3.2 file: the generated checks (header, array
- *  bounds, field type ids, label indices), then every struct's field list
+ *  bounds; each struct's field count, each field's type id and label
+ *  index, made as this pass reads each record, with the errors
+ *  relic_gff_validate gives), then every struct's field list
  *  (field index / field-indices run), every field's data (8-byte values,
  *  string, ResRef, locstring and substrings, VOID, Orientation, Vector
  *  inside the field data; struct indices; list records inside the list
