@@ -551,11 +551,11 @@ typedef struct fast_state {
 } fast_state;
 
 /* A non-inline field's value (type of class cls, DataOrDataOffset v) in a
- * struct s whose children get depth byte child. */
-static inline int fast_value(fast_state *fs, uint32_t s, unsigned child, unsigned cls, uint32_t type, uint32_t v)
+ * struct s (later structs after it) whose children get depth byte child. */
+static inline int fast_value(fast_state *fs, uint32_t s, uint32_t later, unsigned child, unsigned cls, uint32_t type,
+                             uint32_t v)
 {
     const relic_gff_doc *d = fs->d;
-    const uint32_t later = d->struct_count - s - 1; /* structs after s */
     if (cls == CLASS_STRUCT) {
         if (v - s - 1 >= later || child > RELIC_GFF_MAX_DEPTH + 1) return 0;
         fs->depth[v] = (uint8_t)child;
@@ -600,7 +600,8 @@ static int fast_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, ui
         const uint8_t *sp = d->v.structs + (size_t)s * GFF_STRUCT_SIZE;
         const uint32_t data = relic_load_u32le(sp + 4), n = relic_load_u32le(sp + 8);
         const unsigned dep = depth[s];
-        if (dep == 0) return 0; /* not reached yet: a parent after it, or none */
+        const uint32_t later = nstructs - s - 1; /* structs after s */
+        if (dep == 0) return 0;                  /* not reached yet: a parent after it, or none */
         deepest = dep > deepest ? dep : deepest;
         if (n == 0) continue;
         /* one field: its index is DataOrDataOffset itself */
@@ -619,13 +620,14 @@ static int fast_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, ui
                 word = f / 64;
                 acc = claimed[word];
             }
-            if (acc & (uint64_t)1 << (f % 64)) return 0; /* listed twice */
-            acc |= (uint64_t)1 << (f % 64);
+            const uint64_t bit = (uint64_t)1 << (f % 64);
+            if (acc & bit) return 0; /* listed twice */
+            acc |= bit;
             const uint8_t *fp = fields + (size_t)f * GFF_FIELD_SIZE;
             const uint32_t type = relic_load_u32le(fp);
             if (!record_ok(type, relic_load_u32le(fp + 4), nlabels)) return 0;
             const unsigned cls = type_class[type];
-            if (cls != CLASS_INLINE && !fast_value(&fs, s, dep + 1, cls, type, relic_load_u32le(fp + 8))) return 0;
+            if (cls != CLASS_INLINE && !fast_value(&fs, s, later, dep + 1, cls, type, relic_load_u32le(fp + 8))) return 0;
         }
         if (label_stamp && n > 1)
             for (uint32_t i = 0, stamp = s + 1; i < n; i++) {
