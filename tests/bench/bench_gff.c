@@ -104,14 +104,29 @@ static uint64_t visit(const relic_gff_doc *d)
             relic_gff_locstring ls;
             relic_gff_list l;
             switch (relic_gff_field_type_of(d, f)) {
+            /* a case per type: each inline getter's own type switch is then
+             * decided at compile time (grouped cases asked it again, a
+             * second data-dependent branch per field) */
             case RELIC_GFF_FIELD_TYPE_BYTE:
+                relic_gff_get_uint(d, f, &u, &err);
+                sum += u;
+                break;
             case RELIC_GFF_FIELD_TYPE_WORD:
+                relic_gff_get_uint(d, f, &u, &err);
+                sum += u;
+                break;
             case RELIC_GFF_FIELD_TYPE_DWORD:
+                relic_gff_get_uint(d, f, &u, &err);
+                sum += u;
+                break;
             case RELIC_GFF_FIELD_TYPE_DWORD64:
                 relic_gff_get_uint(d, f, &u, &err);
                 sum += u;
                 break;
             case RELIC_GFF_FIELD_TYPE_SHORT:
+                relic_gff_get_int(d, f, &v, &err);
+                sum += (uint64_t)v;
+                break;
             case RELIC_GFF_FIELD_TYPE_INT:
                 relic_gff_get_int(d, f, &v, &err);
                 sum += (uint64_t)v;
