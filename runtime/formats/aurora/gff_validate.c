@@ -353,7 +353,19 @@ RELIC_GEN_ALWAYS_INLINE static inline int value_ok(const relic_gff_doc *d, share
     case CLASS_SIZED: return at + 4 <= size && at + 4 + relic_load_u32le(d->v.field_data + at) <= size;
     case CLASS_RESREF: return at + 1 <= size && at + 1 + d->v.field_data[at] <= size;
     case CLASS_STRUCT: return data < d->struct_count;
-    case CLASS_LOC: return loc_ok(d, g, data);
+    case CLASS_LOC:
+        /* none or one substring (most locstrings) while the guard has room
+         * and no bitmap: what loc_ok does then, inline */
+        if (at + 20 <= size && !g->loc_fine && g->work < g->linear) {
+            const uint8_t *p = d->v.field_data + at;
+            const uint64_t total = relic_load_u32le(p), count = relic_load_u32le(p + 8);
+            if (count == 0 && total == 8 && at + 12 <= size) return 1;
+            if (count == 1 && total == 16 + (uint64_t)relic_load_u32le(p + 16) && at + 4 + total <= size) {
+                g->work++;
+                return 1;
+            }
+        }
+        return loc_ok(d, g, data);
     default: return 0;
     }
 }
