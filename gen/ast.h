@@ -157,6 +157,7 @@ typedef struct gen_field {
     const char *codec_as;
     struct gen_struct *codec_stype;
     const char *hook; /* `hook NAME`: hand-written validator of the bytes */
+    int deferred;     /* `deferred`: element checks in P_validate_elements, not the layout pass */
     const char *doc;
     const char *source;
     /* typed GFF schemas (format with `gff`): the field's GFF label and type */

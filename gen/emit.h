@@ -22,6 +22,10 @@ const char *em_load_fn(const gen_field *f);
 const char *em_store_fn(const gen_field *f);
 /* Whether validating a struct needs a per-element pass (checks, enums, ...). */
 int em_struct_needs_check(const gen_struct *st);
+/* A root array marked `deferred` whose elements have checks (they run in
+ * P_validate_elements); whether root has one. */
+int em_deferred(const gen_field *f);
+int em_has_deferred(const gen_struct *root);
 /* "case V:" labels for the n values v, packed several to a line; `tail` ends the last. */
 void em_case_labels(gen_out *o, const int64_t *v, int n, const char *tail);
 int em_field_needs_check(const gen_field *f);

@@ -93,6 +93,18 @@ int em_struct_needs_check(const gen_struct *st)
     return members_need_check(st->members, st->nmembers);
 }
 
+int em_deferred(const gen_field *f)
+{
+    return f && f->deferred && f->stype && em_elem_size(f) > 0 && em_struct_needs_check(f->stype);
+}
+
+int em_has_deferred(const gen_struct *root)
+{
+    for (int i = 0; i < root->nmembers; i++)
+        if (root->members[i].kind == M_FIELD && em_deferred(root->members[i].field)) return 1;
+    return 0;
+}
+
 /* clang-format off */
 static const char *op_text[] = {
     [OP_ADD] = "+", [OP_SUB] = "-", [OP_MUL] = "*", [OP_DIV] = "/", [OP_MOD] = "%", [OP_SHL] = "<<",

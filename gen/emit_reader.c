@@ -484,7 +484,12 @@ counted:;
                 const char *cond = copy ? (decode_only ? "dec && !RELIC_GEN_LE" : "!dec || !RELIC_GEN_LE") : decode_only ? "dec"
                                                                                                                          : NULL;
                 snprintf(at, sizeof at, "%s + k * %lldu", start, (long long)es);
-                if (var && !decode_only) {
+                if (var && !decode_only && em_deferred(f)) {
+                    /* validating: the checks are P_validate_elements' */
+                    out_printf(o, "        if (dec%s) for (uint64_t k = 0; k < n; k++)\n", copy ? " && !RELIC_GEN_LE" : "");
+                    snprintf(dst, sizeof dst, "&m->%s[k]", f->name);
+                    emit_struct_call(r, f, at, dst, "(int64_t)k", "            ");
+                } else if (var && !decode_only) {
                     /* two loops: validating into a local the compiler keeps in registers */
                     out_printf(o, "        if (!dec) for (uint64_t k = 0; k < n; k++) {\n            %s_%s e;\n", P, T);
                     emit_struct_call(r, f, at, "&e", "(int64_t)k", "            ");
@@ -750,6 +755,31 @@ static void emit_struct_fn(gen_schema *s, gen_out *o, const gen_struct *st)
     free(body.data);
 }
 
+/* The element checks of the root's `deferred` arrays, in schema order, as
+ * P_validate_elements (P_validate runs it after P_validate_layout; a
+ * hand-written validator that checks the same per element as it reads them
+ * calls it only to name an error). 1 when the format has such arrays. */
+static int emit_validate_elements(const gen_schema *s, gen_out *o)
+{
+    const char *P = em_prefix(s);
+    const gen_struct *root = s->format.root;
+    int any = 0;
+    for (int i = 0; i < root->nmembers; i++) {
+        const gen_field *f = root->members[i].kind == M_FIELD ? root->members[i].field : NULL;
+        if (!em_deferred(f)) continue;
+        if (!any++)
+            out_printf(o, "relic_status %s_validate_elements(const %s_view *v, relic_error *err)\n{\n"
+                          "    RELIC_GEN_ERR_OR_SCRATCH(err);\n    %s_rctx cc = { v->base, v->size, err, (%s_%s *)&v->values, NULL, NULL }, *c = &cc;\n    relic_status st;\n",
+                       P, P, P, P, root->name);
+        out_printf(o, "    for (uint64_t k = 0, at = (uint64_t)(v->%s - v->base); k < v->%s_count; k++) {\n        %s_%s e;\n",
+                   f->name, f->name, P, f->stype->name);
+        out_printf(o, "        if ((st = rd_%s(c, at + k * %lldu, &e, 0)) != RELIC_OK) return relic_gen_nest(err, st, \"%s\", (int64_t)k);\n    }\n",
+                   f->stype->name, (long long)em_elem_size(f), f->name);
+    }
+    if (any) out_puts(o, "    return RELIC_OK;\n}\n\n");
+    return any > 0;
+}
+
 /* The C layout of each memcpy'd struct is its file layout: asserted. */
 static void emit_layout_asserts(gen_schema *s, gen_out *o)
 {
@@ -789,18 +819,27 @@ void emit_reader(gen_schema *s, gen_out *o)
     for (int i = 0; i < n; i++)
         if (order[i]->used) emit_struct_fn(s, o, order[i]);
     int var = s->format.root->fixed_size < 0;
+    const int split = emit_validate_elements(s, o);
     out_printf(o,
-               "relic_status %s_validate(const uint8_t *data, size_t size, %s_view *out, relic_error *err)\n{\n"
+               "relic_status %s_validate%s(const uint8_t *data, size_t size, %s_view *out, relic_error *err)\n{\n"
                "    RELIC_GEN_ERR_CLEARED(err);\n"
                "    *out = (%s_view){ .base = data, .size = size };\n"
                "    %s_rctx c = { data, size, err, &out->values, out, NULL };\n",
-               P, P, P, P);
+               P, split ? "_layout" : "", P, P, P);
     if (var) out_puts(o, "    uint64_t sz;\n");
     out_printf(o,
                "    relic_status st = rd_%s(&c, 0, %s&out->values, 0);\n"
                "    if (st != RELIC_OK) memset(out, 0, sizeof *out);\n"
                "    return st;\n}\n\n",
                R, var ? "&sz, " : "");
+    if (split)
+        out_printf(o,
+                   "relic_status %s_validate(const uint8_t *data, size_t size, %s_view *out, relic_error *err)\n{\n"
+                   "    RELIC_GEN_ERR_OR_SCRATCH(err);\n"
+                   "    relic_status st = %s_validate_layout(data, size, out, err);\n"
+                   "    if (st == RELIC_OK && (st = %s_validate_elements(out, err)) != RELIC_OK) memset(out, 0, sizeof *out);\n"
+                   "    return st;\n}\n\n",
+                   P, P, P, P);
     out_printf(o,
                "relic_status %s_decode(const %s_view *v, relic_arena *a, %s_%s *out, relic_error *err)\n{\n"
                "    RELIC_GEN_ERR_OR_SCRATCH(err);\n"

@@ -332,6 +332,14 @@ void emit_header(gen_schema *s, gen_out *o)
                " *  RELIC_E_INDEX, RELIC_E_LAYOUT, RELIC_E_LIMIT; err names the field path and byte offset. */\n"
                "relic_status %s_validate(const uint8_t *data, size_t size, %s_view *out, relic_error *err);\n\n",
                s->format.name, P, P);
+    if (em_has_deferred(s->format.root)) {
+        out_puts(o, "/** The two halves of validate: the layout (every check but the element checks of the arrays\n"
+                    " *  the schema marks deferred: their bounds are checked, their elements not), then those element\n"
+                    " *  checks, in schema order, with the errors validate gives. A hand-written validator that makes\n"
+                    " *  the same checks as it reads each element calls the first, and the second to name an error. */\n");
+        out_printf(o, "relic_status %s_validate_layout(const uint8_t *data, size_t size, %s_view *out, relic_error *err);\n", P, P);
+        out_printf(o, "relic_status %s_validate_elements(const %s_view *v, relic_error *err);\n\n", P, P);
+    }
     out_printf(o,
                "/** Copy a validated file into the model form, arrays allocated from a.\n"
                " *  Errors: RELIC_E_NOMEM when the arena runs out. */\n"

@@ -445,6 +445,9 @@ static gen_field *parse_field(parser *p)
         } else if (is_word(p, "hook")) {
             advance(p);
             if (!(f->hook = expect_ident(p, "a hook name"))) return NULL;
+        } else if (is_word(p, "deferred")) {
+            advance(p);
+            f->deferred = 1;
         } else {
             syntax(p, "';' or a field attribute (at, :, =, in, check, codec, hook, source, \"doc\")");
             return NULL;

@@ -319,6 +319,8 @@ static void check_field(scope *sc, gen_field *f)
         check_expr(sc, f->check, 0);
         sc->allow_it = 0;
     }
+    if (f->deferred && !(f->at && f->count && f->type_name && sc->st == sc->s->format.root))
+        gen_error(f->loc, "deferred on '%s': only arrays of structs placed with 'at' in the root struct defer their element checks", f->name);
     if (f->codec || f->hook) {
         if (f->prim != P_BYTES) gen_error(f->loc, "%s on '%s': only bytes fields carry a %s", f->codec ? "codec" : "hook", f->name, f->codec ? "codec" : "hook");
     }

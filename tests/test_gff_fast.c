@@ -199,6 +199,100 @@ static void test_unreached_structs_and_fields_are_checked(void **state)
     relic_buf_free(&b);
 }
 
+/* The struct and field records' own checks (a known type, an existing
+ * label, a field count within the file's) are made by relic_gff_open's
+ * pass as it reads each record, not by a pass of their own before it: a
+ * record failing one is named as relic_gff_validate names it, in a listed
+ * field, an unlisted one, or a struct, and the plain validator agrees. */
+static void test_record_checks_keep_their_errors(void **state)
+{
+    (void)state;
+    relic_gff_doc d;
+    relic_gff_view v;
+    relic_error err, verr;
+    relic_buf b;
+    const uint32_t fields_at = 56 + 12;
+    spec sp = base_spec();
+    sp.f[1][0] = 99; /* a listed field of an unknown type */
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_E_RANGE);
+    assert_string_equal(err.path, "fields[1].type");
+    assert_int_equal(err.offset, fields_at + 12);
+    assert_int_equal(relic_gff_validate(b.data, b.size, &v, &verr), RELIC_E_RANGE);
+    assert_string_equal(verr.path, err.path);
+    assert_string_equal(verr.message, err.message);
+    relic_buf_free(&b);
+    sp = base_spec();
+    sp.nf = 4;
+    sp.f[3][0] = 0x40000000; /* a field no struct lists, of an unknown type */
+    sp.f[3][1] = 0;
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_E_RANGE);
+    assert_string_equal(err.path, "fields[3].type");
+    assert_int_equal(err.offset, fields_at + 3 * 12);
+    relic_buf_free(&b);
+    sp = base_spec();
+    sp.f[2][1] = 3; /* label 3 of 3 */
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_E_INDEX);
+    assert_string_equal(err.path, "fields[2].label_index");
+    assert_int_equal(err.offset, fields_at + 2 * 12 + 4);
+    relic_buf_free(&b);
+    sp = base_spec();
+    sp.s[0][2] = 4; /* four fields of three */
+    sp.fi[3] = 0;
+    sp.nfi = 4;
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_E_INDEX);
+    assert_string_equal(err.path, "structs[0].field_count");
+    assert_int_equal(err.offset, 56 + 8);
+    relic_buf_free(&b);
+    /* the first record in index order is named, as the generated validator does */
+    sp = base_spec();
+    sp.f[2][0] = 18;
+    sp.f[1][1] = 7;
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_E_INDEX);
+    assert_string_equal(err.path, "fields[1].label_index");
+    relic_buf_free(&b);
+}
+
+/* Locstrings of none and one substring are checked inline by the fast
+ * pass, every other shape by the full check: each accepts what fits
+ * exactly and names the same error for what does not. */
+static void test_short_locstrings_are_checked_exactly(void **state)
+{
+    (void)state;
+    relic_gff_doc d;
+    relic_error err;
+    relic_buf b;
+    /* total, StrRef, count, then (id, length, text); 4 spare bytes after */
+    uint8_t one[] = {18, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 'h', 'i', 0, 0, 0, 0};
+    uint8_t none[] = {8, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    const struct {
+        uint8_t *data;
+        uint32_t n, total, count;
+        relic_status want;
+    } cases[] = {
+        {one, sizeof one, 18, 1, RELIC_OK},
+        {one, sizeof one, 19, 1, RELIC_E_LAYOUT},    /* a byte past the substring */
+        {one, sizeof one, 17, 1, RELIC_E_TRUNCATED}, /* the text passes the size */
+        {one, sizeof one, 18, 2, RELIC_E_TRUNCATED}, /* a second substring that is not there */
+        {none, sizeof none, 8, 0, RELIC_OK},
+        {none, sizeof none, 9, 0, RELIC_E_LAYOUT},
+        {none, sizeof none, 8, 1, RELIC_E_TRUNCATED},
+        {none, 12, 8, 0, RELIC_OK}, /* at the very end of the field data */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        spec sp = base_spec();
+        relic_store_u32le(cases[k].data, cases[k].total);
+        relic_store_u32le(cases[k].data + 8, cases[k].count);
+        sp.data = cases[k].data;
+        sp.ndata = cases[k].n;
+        sp.f[1][0] = RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING;
+        sp.f[1][2] = 0;
+        sp.f[2][0] = RELIC_GFF_FIELD_TYPE_BYTE;
+        assert_int_equal(open_spec(&sp, &d, &err, &b), cases[k].want);
+        if (cases[k].want != RELIC_OK) assert_string_equal(err.path, "fields[1].data_or_data_offset");
+        relic_buf_free(&b);
+    }
+}
+
 static void test_fixed_size_values_are_range_checked(void **state)
 {
     (void)state;
@@ -607,6 +701,8 @@ int main(void)
         cmocka_unit_test(test_field_listed_twice_is_rejected),
         cmocka_unit_test(test_runs_sharing_a_field_are_rejected),
         cmocka_unit_test(test_unreached_structs_and_fields_are_checked),
+        cmocka_unit_test(test_record_checks_keep_their_errors),
+        cmocka_unit_test(test_short_locstrings_are_checked_exactly),
         cmocka_unit_test(test_fixed_size_values_are_range_checked),
         cmocka_unit_test(test_struct_order_does_not_change_the_answer),
         cmocka_unit_test(test_struct_named_twice_in_order_is_rejected),

@@ -108,19 +108,13 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff(relic_gff_rctx *c, uin
     m->structs_count = (size_t)n;
     if (c->view) { c->view->structs = c->base + at; c->view->structs_count = (size_t)n; }
     if (dec && n && !(m->structs = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_struct), _Alignof(relic_gff_struct), at, "structs"))) return RELIC_E_NOMEM;
-    if (!dec) for (uint64_t k = 0; k < n; k++) {
-        relic_gff_struct e;
-        if ((st = rd_gff_struct(c, at + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "structs", (int64_t)k);
-    } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
         if ((st = rd_gff_struct(c, at + k * 12u, &m->structs[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "structs", (int64_t)k);
     if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.field_offset), ((int64_t)m->header.field_count), 1u, 12u, c->size, "fields", &at, &n, &bytes)) != RELIC_OK) return st;
     m->fields_count = (size_t)n;
     if (c->view) { c->view->fields = c->base + at; c->view->fields_count = (size_t)n; }
     if (dec && n && !(m->fields = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_field), _Alignof(relic_gff_field), at, "fields"))) return RELIC_E_NOMEM;
-    if (!dec) for (uint64_t k = 0; k < n; k++) {
-        relic_gff_field e;
-        if ((st = rd_gff_field(c, at + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "fields", (int64_t)k);
-    } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+    if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
         if ((st = rd_gff_field(c, at + k * 12u, &m->fields[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "fields", (int64_t)k);
     if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.label_offset), ((int64_t)m->header.label_count), 1u, 16u, c->size, "labels", &at, &n, &bytes)) != RELIC_OK) return st;
     m->labels_count = (size_t)n;
@@ -145,13 +139,37 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff(relic_gff_rctx *c, uin
     return RELIC_OK;
 }
 
-relic_status relic_gff_validate(const uint8_t *data, size_t size, relic_gff_view *out, relic_error *err)
+relic_status relic_gff_validate_elements(const relic_gff_view *v, relic_error *err)
+{
+    RELIC_GEN_ERR_OR_SCRATCH(err);
+    relic_gff_rctx cc = { v->base, v->size, err, (relic_gff_file *)&v->values, NULL, NULL }, *c = &cc;
+    relic_status st;
+    for (uint64_t k = 0, at = (uint64_t)(v->structs - v->base); k < v->structs_count; k++) {
+        relic_gff_struct e;
+        if ((st = rd_gff_struct(c, at + k * 12u, &e, 0)) != RELIC_OK) return relic_gen_nest(err, st, "structs", (int64_t)k);
+    }
+    for (uint64_t k = 0, at = (uint64_t)(v->fields - v->base); k < v->fields_count; k++) {
+        relic_gff_field e;
+        if ((st = rd_gff_field(c, at + k * 12u, &e, 0)) != RELIC_OK) return relic_gen_nest(err, st, "fields", (int64_t)k);
+    }
+    return RELIC_OK;
+}
+
+relic_status relic_gff_validate_layout(const uint8_t *data, size_t size, relic_gff_view *out, relic_error *err)
 {
     RELIC_GEN_ERR_CLEARED(err);
     *out = (relic_gff_view){ .base = data, .size = size };
     relic_gff_rctx c = { data, size, err, &out->values, out, NULL };
     relic_status st = rd_gff(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
+    return st;
+}
+
+relic_status relic_gff_validate(const uint8_t *data, size_t size, relic_gff_view *out, relic_error *err)
+{
+    RELIC_GEN_ERR_OR_SCRATCH(err);
+    relic_status st = relic_gff_validate_layout(data, size, out, err);
+    if (st == RELIC_OK && (st = relic_gff_validate_elements(out, err)) != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 

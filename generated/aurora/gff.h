@@ -190,6 +190,13 @@ static inline uint32_t relic_gff_list_indices_at(const relic_gff_view *v, size_t
  *  RELIC_E_INDEX, RELIC_E_LAYOUT, RELIC_E_LIMIT; err names the field path and byte offset. */
 relic_status relic_gff_validate(const uint8_t *data, size_t size, relic_gff_view *out, relic_error *err);
 
+/** The two halves of validate: the layout (every check but the element checks of the arrays
+ *  the schema marks deferred: their bounds are checked, their elements not), then those element
+ *  checks, in schema order, with the errors validate gives. A hand-written validator that makes
+ *  the same checks as it reads each element calls the first, and the second to name an error. */
+relic_status relic_gff_validate_layout(const uint8_t *data, size_t size, relic_gff_view *out, relic_error *err);
+relic_status relic_gff_validate_elements(const relic_gff_view *v, relic_error *err);
+
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
 relic_status relic_gff_decode(const relic_gff_view *v, relic_arena *a, relic_gff_file *out, relic_error *err);

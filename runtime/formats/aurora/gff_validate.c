@@ -1,8 +1,10 @@
 /* gff_validate.c — GFF V3.2 validation, once (relic_gff_open).
  *
- * The generated validator (schema/aurora/gff.schema) has checked the header,
- * the bounds of the six arrays, field type ids and label indices. This file
- * checks what the schema cannot say (BioWare GFF spec §3-4; xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim): each struct's field list, each field's data in the field data
+ * The generated validator (schema/aurora/gff.schema) has checked the header
+ * and the bounds of the six arrays; the struct and field records' own checks
+ * (field count, type id, label index) are deferred to this pass, which reads
+ * every record anyway (relic_gff_validate_elements names their errors, in
+ * the generated order, when the fast pass fails). This file checks what the schema cannot say (BioWare GFF spec §3-4; xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim): each struct's field list, each field's data in the field data
  * or list indices, and the struct graph from the root (depth limit, no
  * struct reached twice, no field shared), so that afterwards every getter is
  * a plain load. Work is linear in the file size: every struct, field and
@@ -20,6 +22,7 @@
  * through check_field. */
 #include <stdarg.h>
 
+#include "relic_gen.h"
 #include "relic_gff.h"
 
 #define GFF_STRUCT_SIZE RELIC_GFF_STRUCT_SIZE
@@ -312,10 +315,36 @@ static const uint8_t type_class[18] = {
 static const uint8_t fixed_size[18] = {0, 0, 0, 0, 0, 0, 8, 8, 0, 8, 0, 0, 0, 0, 0, 0, 16, 12};
 /* clang-format on */
 
-/* 1 when a value of type (< 18: the generated validator checked it) with
+/* A locstring at field-data offset at (value_ok's CLASS_LOC): size, StrRef,
+ * count, then count (id, length, text) that end exactly at the size. Out
+ * of line: most values are not locstrings. */
+static int loc_ok(const relic_gff_doc *d, shared_guard *g, uint32_t data)
+{
+    const uint64_t size = d->v.field_data_count, at = data;
+    if (at + 12 > size) return 0;
+    const uint8_t *p = d->v.field_data + at;
+    const uint64_t total = relic_load_u32le(p), count = relic_load_u32le(p + 8);
+    if (total < 8 || at + 4 + total > size) return 0;
+    if (g->loc_fine && bit_get(g->loc_fine, data)) return 1;
+    if (g->work > g->hard) return 0; /* check_field names the limit */
+    uint64_t pos = 8, i = 0;
+    for (; i < count; i++) {
+        if (total - pos < 8) break;
+        pos += 8 + (uint64_t)relic_load_u32le(p + 4 + pos + 4);
+        if (pos > total) break;
+    }
+    guard_count(g, i);
+    if (i < count || pos != total) return 0;
+    if (g->loc_fine) bit_set(g->loc_fine, data);
+    return 1;
+}
+
+/* 1 when a value of type (< 18: its record was checked) with
  * DataOrDataOffset data passes by range compares alone; 0 sends it to
- * check_field, which reads what has parts and names any error. */
-static inline int value_ok(const relic_gff_doc *d, shared_guard *g, uint32_t type, uint32_t data)
+ * check_field, which reads what has parts and names any error. Inline in
+ * every pass: a call per field cost a tenth of relic_gff_open. */
+RELIC_GEN_ALWAYS_INLINE static inline int value_ok(const relic_gff_doc *d, shared_guard *g, uint32_t type,
+                                                   uint32_t data)
 {
     const uint64_t size = d->v.field_data_count, at = data;
     switch (type_class[type]) {
@@ -324,26 +353,19 @@ static inline int value_ok(const relic_gff_doc *d, shared_guard *g, uint32_t typ
     case CLASS_SIZED: return at + 4 <= size && at + 4 + relic_load_u32le(d->v.field_data + at) <= size;
     case CLASS_RESREF: return at + 1 <= size && at + 1 + d->v.field_data[at] <= size;
     case CLASS_STRUCT: return data < d->struct_count;
-    case CLASS_LOC: {
-        /* size, StrRef, count, then count (id, length, text) that end
-         * exactly at the size */
-        if (at + 12 > size) return 0;
-        const uint8_t *p = d->v.field_data + at;
-        const uint64_t total = relic_load_u32le(p), count = relic_load_u32le(p + 8);
-        if (total < 8 || at + 4 + total > size) return 0;
-        if (g->loc_fine && bit_get(g->loc_fine, data)) return 1;
-        if (g->work > g->hard) return 0; /* check_field names the limit */
-        uint64_t pos = 8, i = 0;
-        for (; i < count; i++) {
-            if (total - pos < 8) break;
-            pos += 8 + (uint64_t)relic_load_u32le(p + 4 + pos + 4);
-            if (pos > total) break;
+    case CLASS_LOC:
+        /* none or one substring (most locstrings) while the guard has room
+         * and no bitmap: what loc_ok does then, inline */
+        if (at + 20 <= size && !g->loc_fine && g->work < g->linear) {
+            const uint8_t *p = d->v.field_data + at;
+            const uint64_t total = relic_load_u32le(p), count = relic_load_u32le(p + 8);
+            if (count == 0 && total == 8 && at + 12 <= size) return 1;
+            if (count == 1 && total == 16 + (uint64_t)relic_load_u32le(p + 16) && at + 4 + total <= size) {
+                g->work++;
+                return 1;
+            }
         }
-        guard_count(g, i);
-        if (i < count || pos != total) return 0;
-        if (g->loc_fine) bit_set(g->loc_fine, data);
-        return 1;
-    }
+        return loc_ok(d, g, data);
     default: return 0;
     }
 }
@@ -541,11 +563,11 @@ typedef struct fast_state {
 } fast_state;
 
 /* A non-inline field's value (type of class cls, DataOrDataOffset v) in a
- * struct s whose children get depth byte child. */
-static inline int fast_value(fast_state *fs, uint32_t s, unsigned child, unsigned cls, uint32_t type, uint32_t v)
+ * struct s (later structs after it) whose children get depth byte child. */
+static inline int fast_value(fast_state *fs, uint32_t s, uint32_t later, unsigned child, unsigned cls, uint32_t type,
+                             uint32_t v)
 {
     const relic_gff_doc *d = fs->d;
-    const uint32_t later = d->struct_count - s - 1; /* structs after s */
     if (cls == CLASS_STRUCT) {
         if (v - s - 1 >= later || child > RELIC_GFF_MAX_DEPTH + 1) return 0;
         fs->depth[v] = (uint8_t)child;
@@ -569,10 +591,17 @@ static inline int fast_value(fast_state *fs, uint32_t s, unsigned child, unsigne
     return value_ok(d, fs->g, type, v);
 }
 
+/* A field record's own checks (the schema's, deferred to this pass so that
+ * each record is read once): a known type, a label that exists. */
+static inline int record_ok(uint32_t type, uint32_t label, uint32_t nlabels)
+{
+    return relic_gff_field_type_known(type) & (label < nlabels);
+}
+
 static int fast_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, uint64_t *claimed,
                      uint32_t *label_stamp, uint32_t *max_depth)
 {
-    const uint32_t nstructs = d->struct_count, nfields = d->field_count;
+    const uint32_t nstructs = d->struct_count, nfields = d->field_count, nlabels = (uint32_t)d->v.labels_count;
     const uint8_t *fields = d->v.fields;
     fast_state fs = {d, depth, 0, g};
     uint64_t listed = 0, acc = claimed[0];
@@ -583,13 +612,15 @@ static int fast_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, ui
         const uint8_t *sp = d->v.structs + (size_t)s * GFF_STRUCT_SIZE;
         const uint32_t data = relic_load_u32le(sp + 4), n = relic_load_u32le(sp + 8);
         const unsigned dep = depth[s];
-        if (dep == 0) return 0; /* not reached yet: a parent after it, or none */
+        const uint32_t later = nstructs - s - 1; /* structs after s */
+        if (dep == 0) return 0;                  /* not reached yet: a parent after it, or none */
         deepest = dep > deepest ? dep : deepest;
         if (n == 0) continue;
         /* one field: its index is DataOrDataOffset itself */
         const uint8_t *fi = sp + 4;
         if (n > 1) {
-            if (data % 4 != 0 || (uint64_t)data / 4 + n > d->v.field_indices_count) return 0;
+            /* n <= FieldCount is the record's own check (the schema's) */
+            if (data % 4 != 0 || (uint64_t)data / 4 + n > d->v.field_indices_count || n > nfields) return 0;
             fi = d->v.field_indices + data;
         }
         listed += n;
@@ -601,12 +632,14 @@ static int fast_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, ui
                 word = f / 64;
                 acc = claimed[word];
             }
-            if (acc & (uint64_t)1 << (f % 64)) return 0; /* listed twice */
-            acc |= (uint64_t)1 << (f % 64);
+            const uint64_t bit = (uint64_t)1 << (f % 64);
+            if (acc & bit) return 0; /* listed twice */
+            acc |= bit;
             const uint8_t *fp = fields + (size_t)f * GFF_FIELD_SIZE;
             const uint32_t type = relic_load_u32le(fp);
+            if (!record_ok(type, relic_load_u32le(fp + 4), nlabels)) return 0;
             const unsigned cls = type_class[type];
-            if (cls != CLASS_INLINE && !fast_value(&fs, s, dep + 1, cls, type, relic_load_u32le(fp + 8))) return 0;
+            if (cls != CLASS_INLINE && !fast_value(&fs, s, later, dep + 1, cls, type, relic_load_u32le(fp + 8))) return 0;
         }
         if (label_stamp && n > 1)
             for (uint32_t i = 0, stamp = s + 1; i < n; i++) {
@@ -626,7 +659,9 @@ static int fast_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, ui
             const uint32_t f = w * 64 + (uint32_t)__builtin_ctzll(free);
             if (f >= nfields) break;
             const uint8_t *fp = fields + (size_t)f * GFF_FIELD_SIZE;
-            if (!value_ok(d, g, relic_load_u32le(fp), relic_load_u32le(fp + 8))) return 0;
+            if (!record_ok(relic_load_u32le(fp), relic_load_u32le(fp + 4), nlabels) ||
+                !value_ok(d, g, relic_load_u32le(fp), relic_load_u32le(fp + 8)))
+                return 0;
         }
     }
     *max_depth = deepest - 1;
@@ -639,9 +674,12 @@ relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scrat
     relic_status s;
     relic_gff_doc d;
     memset(&d, 0, sizeof d);
-    if ((s = relic_gff_validate(data, size, &d.v, err)) != RELIC_OK) return s;
+    /* the layout; the struct and field records' own checks are the fast
+     * pass's, or relic_gff_validate_elements' before the walk */
+    if ((s = relic_gff_validate_layout(data, size, &d.v, err)) != RELIC_OK) return s;
     d.struct_count = (uint32_t)d.v.structs_count;
     d.field_count = (uint32_t)d.v.fields_count;
+    if (d.struct_count == 0 && (s = relic_gff_validate_elements(&d.v, err)) != RELIC_OK) return s;
     if (d.struct_count == 0)
         return relic_fail(err, RELIC_E_RANGE, 12, "header.struct_count", "a GFF needs at least the top-level struct");
     shared_guard g;
@@ -665,6 +703,7 @@ relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scrat
     if (fast_pass(&d, &g, mem, (uint64_t *)(void *)(mem + sbytes), st.label_stamp, &st.max_depth)) {
         st.reachable = d.struct_count;
     } else {
+        if ((s = relic_gff_validate_elements(&d.v, err)) != RELIC_OK) return s;
         memset(mem, 0, sbytes + fbytes);
         if (warn) memset(st.label_stamp, 0, (d.v.labels_count + 1) * sizeof *st.label_stamp);
         st.struct_seen = mem;

@@ -38,7 +38,9 @@ typedef struct relic_gff_doc {
 } relic_gff_doc;
 
 /** Validate data as a GFF V3.2 file: the generated checks (header, array
- *  bounds, field type ids, label indices), then every struct's field list
+ *  bounds; each struct's field count, each field's type id and label
+ *  index, made as this pass reads each record, with the errors
+ *  relic_gff_validate gives), then every struct's field list
  *  (field index / field-indices run), every field's data (8-byte values,
  *  string, ResRef, locstring and substrings, VOID, Orientation, Vector
  *  inside the field data; struct indices; list records inside the list
@@ -157,7 +159,9 @@ relic_status relic_gff_type_mismatch(const relic_gff_doc *d, uint32_t f, const c
  * field. The functions stay exported with the same behaviour, for a call
  * through a pointer, (relic_gff_get_uint)(...) or a foreign-call binding.
  * On a mismatch the output is zeroed (count 0, NULL pointers) besides the
- * error. */
+ * error. A walk over every field that switches on relic_gff_field_type_of
+ * with a case per type (not one case for several) lets the compiler drop
+ * each getter's own type check: the value is then one or two loads. */
 static inline uint32_t relic_gff_raw_(const relic_gff_doc *d, uint32_t f)
 {
     return relic_load_u32le(d->v.fields + 12 * (size_t)f + 8);
