@@ -20,6 +20,7 @@
 #include "relic_json.h"
 
 #include "gff_flat.h"
+#include "gff_json_flat.h"
 #include "gff_text.h"
 #include "relic_gff.h"
 
@@ -31,6 +32,9 @@
 /* "__dupN__" keys a struct with "__field_order" may hold here (matched by
  * their text, pairwise). */
 #define FLAT_MAX_DUPS 64
+/* The model's fields and encoded values live in blocks of this many bytes
+ * (or one block of a larger run): nothing is copied to grow them. */
+#define FLAT_BLOCK ((size_t)1 << 20)
 
 enum { F_STRUCT,
        F_FIELD,
@@ -79,9 +83,12 @@ typedef struct fstate {
     /* the model */
     relic_gff_flat_struct *structs;
     uint32_t ns, ns_cap;
-    relic_gff_flat_field *fields;
-    uint32_t nf, nf_cap;
-    relic_buf data, lists;
+    relic_gff_flat_field *fblock; /* the current block of fields */
+    uint32_t fblock_used, fblock_cap, nf;
+    uint8_t *dblock; /* the current block of encoded values */
+    size_t dblock_used, dblock_cap, data_size;
+    int data_failed;
+    uint32_t *lists, lists_n, lists_cap; /* list records */
     char (*labels)[16];
     uint32_t nl, nl_cap;
     uint32_t *hash; /* label index + 1, 0 = empty */
@@ -316,20 +323,47 @@ static size_t flat_text(const fstate *fs, const uint8_t *p, size_t n, int mode, 
     return k;
 }
 
-/* A text value appended to the field data after its length (a 4-byte
- * word, or a byte for a ResRef); its offset, or SIZE_MAX. */
-static size_t put_text(fstate *fs, int kind, const char *p, size_t n, int mode, int len_bytes)
+/* Room for n bytes of encoded values, contiguous; NULL when out of
+ * memory. keep: bytes at the end of the current block that must stay
+ * contiguous with them (a locstring's so far), moved along to a new
+ * block. */
+static uint8_t *data_room(fstate *fs, size_t n, size_t keep)
 {
-    if (kind != RELIC_JV_STRING || n > UINT32_MAX - 4) return SIZE_MAX;
-    const size_t at = fs->data.size;
-    uint8_t *dst = relic_buf_reserve(&fs->data, (size_t)len_bytes + n);
-    if (!dst) return SIZE_MAX;
+    if (fs->dblock_cap - fs->dblock_used >= n) return fs->dblock + fs->dblock_used;
+    if (n > SIZE_MAX / 2 - keep) return NULL;
+    const size_t cap = n + keep > FLAT_BLOCK ? n + keep : FLAT_BLOCK;
+    uint8_t *b = relic_arena_alloc(fs->a, cap, 8);
+    if (!b) {
+        fs->data_failed = 1;
+        return NULL;
+    }
+    if (keep) memcpy(b, fs->dblock + fs->dblock_used - keep, keep);
+    fs->dblock = b;
+    fs->dblock_used = keep;
+    fs->dblock_cap = cap;
+    return b + keep;
+}
+
+static void data_commit(fstate *fs, size_t n)
+{
+    fs->dblock_used += n;
+    fs->data_size += n;
+}
+
+/* A text value appended to the field data after its length (a 4-byte
+ * word, or a byte for a ResRef); its address, or NULL. keep: as
+ * data_room's. */
+static uint8_t *put_text(fstate *fs, int kind, const char *p, size_t n, int mode, int len_bytes, size_t keep)
+{
+    if (kind != RELIC_JV_STRING || n > UINT32_MAX - 4) return NULL;
+    uint8_t *dst = data_room(fs, (size_t)len_bytes + n, keep);
+    if (!dst) return NULL;
     const size_t k = flat_text(fs, (const uint8_t *)p, n, mode, dst + len_bytes);
-    if (k == SIZE_MAX || (len_bytes == 1 && k > 255)) return SIZE_MAX;
+    if (k == SIZE_MAX || (len_bytes == 1 && k > 255)) return NULL;
     if (len_bytes == 1) dst[0] = (uint8_t)k;
     else relic_store_u32le(dst, (uint32_t)k);
-    relic_buf_commit(&fs->data, (size_t)len_bytes + k);
-    return at;
+    data_commit(fs, (size_t)len_bytes + k);
+    return dst;
 }
 
 static int b64_digit(int c)
@@ -341,20 +375,19 @@ static int b64_digit(int c)
 }
 
 /* A VOID's "value64" (base64, as gff_json.c's get_base64 reads it)
- * appended after its length word; its offset, or SIZE_MAX. */
-static size_t put_base64(fstate *fs, int kind, const char *p, size_t n)
+ * appended after its length word; its address, or NULL. */
+static uint8_t *put_base64(fstate *fs, int kind, const char *p, size_t n)
 {
-    if (kind != RELIC_JV_STRING) return SIZE_MAX;
-    const size_t at = fs->data.size;
-    uint8_t *dst = relic_buf_reserve(&fs->data, 4 + n / 4 * 3 + 3);
-    if (!dst) return SIZE_MAX;
+    if (kind != RELIC_JV_STRING || n > UINT32_MAX) return NULL;
+    uint8_t *dst = data_room(fs, 4 + n / 4 * 3 + 3, 0);
+    if (!dst) return NULL;
     size_t k = 0;
     uint32_t acc = 0;
     int bits = 0;
     for (size_t i = 0; i < n && p[i] != '='; i++) {
         if (p[i] == '\n' || p[i] == '\r') continue;
         const int d = b64_digit((unsigned char)p[i]);
-        if (d < 0) return SIZE_MAX;
+        if (d < 0) return NULL;
         acc = (acc << 6) | (uint32_t)d;
         bits += 6;
         if (bits >= 8) {
@@ -363,16 +396,19 @@ static size_t put_base64(fstate *fs, int kind, const char *p, size_t n)
         }
     }
     relic_store_u32le(dst, (uint32_t)k);
-    relic_buf_commit(&fs->data, 4 + k);
-    return at;
+    data_commit(fs, 4 + k);
+    return dst;
 }
 
-/* n bytes of field data (fixed-size values): their offset, or SIZE_MAX. */
-static size_t put_fixed(fstate *fs, const void *p, size_t n)
+/* n bytes of field data (fixed-size values): their address, or NULL.
+ * keep: as data_room's. */
+static uint8_t *put_fixed(fstate *fs, const void *p, size_t n, size_t keep)
 {
-    const size_t at = fs->data.size;
-    relic_buf_append(&fs->data, p, n);
-    return fs->data.failed ? SIZE_MAX : at;
+    uint8_t *dst = data_room(fs, n, keep);
+    if (!dst) return NULL;
+    memcpy(dst, p, n);
+    data_commit(fs, n);
+    return dst;
 }
 
 /* The value of field f from one JSON scalar; 0 when it has none. */
@@ -380,8 +416,7 @@ static int scalar_value(fstate *fs, relic_gff_flat_field *f, int kind, const cha
 {
     int64_t iv;
     uint64_t bits;
-    size_t at;
-    uint8_t le[8];
+    uint8_t *at, le[8];
     switch (f->type) {
     case RELIC_GFF_FIELD_TYPE_BYTE:
         if (!flat_int(kind, p, n, 0, 0xFF, &iv)) return 0;
@@ -409,7 +444,7 @@ static int scalar_value(fstate *fs, relic_gff_flat_field *f, int kind, const cha
                       f->type == RELIC_GFF_FIELD_TYPE_INT64 ? INT64_MAX : UINT64_MAX, &iv))
             return 0;
         relic_store_u64le(le, (uint64_t)iv);
-        at = put_fixed(fs, le, 8);
+        at = put_fixed(fs, le, 8, 0);
         break;
     case RELIC_GFF_FIELD_TYPE_FLOAT:
         if (!flat_real(kind, p, n, 32, &bits)) return 0;
@@ -418,15 +453,15 @@ static int scalar_value(fstate *fs, relic_gff_flat_field *f, int kind, const cha
     case RELIC_GFF_FIELD_TYPE_DOUBLE:
         if (!flat_real(kind, p, n, 64, &bits)) return 0;
         relic_store_u64le(le, bits);
-        at = put_fixed(fs, le, 8);
+        at = put_fixed(fs, le, 8, 0);
         break;
-    case RELIC_GFF_FIELD_TYPE_CEXOSTRING: at = put_text(fs, kind, p, n, T_GAME, 4); break;
-    case RELIC_GFF_FIELD_TYPE_RESREF: at = put_text(fs, kind, p, n, T_CP1252, 1); break;
-    case RELIC_GFF_FIELD_TYPE_VOID: at = put_text(fs, kind, p, n, T_RAW, 4); break;
+    case RELIC_GFF_FIELD_TYPE_CEXOSTRING: at = put_text(fs, kind, p, n, T_GAME, 4, 0); break;
+    case RELIC_GFF_FIELD_TYPE_RESREF: at = put_text(fs, kind, p, n, T_CP1252, 1, 0); break;
+    case RELIC_GFF_FIELD_TYPE_VOID: at = put_text(fs, kind, p, n, T_RAW, 4, 0); break;
     default: return 0;
     }
-    if (at == SIZE_MAX) return 0;
-    f->v = at;
+    if (!at) return 0;
+    f->v = (uintptr_t)at;
     return 1;
 }
 
@@ -446,7 +481,7 @@ static int open_struct(fstate *fs, uint32_t depth, uint32_t id)
     if (depth > RELIC_GFF_MAX_DEPTH || !room(fs, (void **)&fs->structs, fs->ns, &fs->ns_cap, sizeof *fs->structs)) return 0;
     fframe *fr = push_frame(fs, F_STRUCT);
     if (!fr) return 0;
-    fs->structs[fs->ns] = (relic_gff_flat_struct){id, 0, 0};
+    fs->structs[fs->ns] = (relic_gff_flat_struct){id, 0, NULL};
     fr->sidx = fs->ns++;
     fr->base = fs->fst_n;
     fr->depth = depth;
@@ -461,13 +496,14 @@ static int close_struct(fstate *fs, fframe *fr)
     const uint32_t n = fs->fst_n - fr->base;
     relic_gff_flat_struct *s = &fs->structs[fr->sidx];
     const relic_gff_flat_field *src = fs->fst + fr->base;
-    while (fs->nf_cap - fs->nf < n) {
-        uint32_t cap = fs->nf_cap;
-        if (!room(fs, (void **)&fs->fields, fs->nf_cap, &cap, sizeof *fs->fields)) return 0;
-        fs->nf_cap = cap;
+    if (fs->fblock_cap - fs->fblock_used < n) {
+        const uint32_t per = (uint32_t)(FLAT_BLOCK / sizeof *fs->fblock), cap = n > per ? n : per;
+        if (UINT32_MAX - fs->nf < n || !(fs->fblock = relic_arena_array(fs->a, cap, sizeof *fs->fblock, 8))) return 0;
+        fs->fblock_used = 0;
+        fs->fblock_cap = cap;
     }
-    relic_gff_flat_field *dst = fs->fields + fs->nf;
-    s->first = fs->nf;
+    relic_gff_flat_field *dst = fs->fblock + fs->fblock_used;
+    s->fields = dst;
     s->count = n;
     if (!fr->has_order) {
         if (n) memcpy(dst, src, (size_t)n * sizeof *dst);
@@ -508,6 +544,7 @@ static int close_struct(fstate *fs, fframe *fr)
         }
     }
     fs->nf += n;
+    fs->fblock_used += n;
     fs->fst_n = fr->base;
     fs->ost_n = fr->order_base;
     return 1;
@@ -585,10 +622,10 @@ static int f_scalar(fstate *fs, int kind, const char *p, size_t n)
             return 1;
         }
         if (key_is(fs, "value64", 7)) {
-            size_t at;
-            if (!fr->got_type || fr->got_value || f->type != RELIC_GFF_FIELD_TYPE_VOID || (at = put_base64(fs, kind, p, n)) == SIZE_MAX)
+            uint8_t *at;
+            if (!fr->got_type || fr->got_value || f->type != RELIC_GFF_FIELD_TYPE_VOID || !(at = put_base64(fs, kind, p, n)))
                 return BAIL(fs);
-            f->v = at;
+            f->v = (uintptr_t)at;
             fr->got_value = 1;
             return 1;
         }
@@ -637,7 +674,7 @@ static int f_scalar(fstate *fs, int kind, const char *p, size_t n)
         relic_gff_flat_field *f = &fs->fst[fr->field];
         if (key_is(fs, "id", 2)) {
             if (fr->has_id || !flat_int(kind, p, n, 0, 0xFFFFFFFFu, &iv)) return BAIL(fs);
-            relic_store_u32le(fs->data.data + f->v + 4, (uint32_t)iv);
+            relic_store_u32le((uint8_t *)(uintptr_t)f->v + 4, (uint32_t)iv);
             fr->has_id = 1;
             return 1;
         }
@@ -650,10 +687,16 @@ static int f_scalar(fstate *fs, int kind, const char *p, size_t n)
         if (!room(fs, (void **)&fs->sst, fs->sst_n, &fs->sst_cap, sizeof *fs->sst)) return BAIL(fs);
         fs->sst[fs->sst_n++] = (uint32_t)id;
         fs->text_seen = 1;
-        /* StringID, then the text after its length word */
-        uint8_t idb[4];
+        /* StringID, then the text after its length word, both after the
+         * locstring's bytes so far (moved along when a block fills) */
+        uint8_t idb[4], *head = (uint8_t *)(uintptr_t)f->v, *at;
         relic_store_u32le(idb, (uint32_t)id);
-        if (put_fixed(fs, idb, 4) == SIZE_MAX || put_text(fs, kind, p, n, T_GAME, 4) == SIZE_MAX) return BAIL(fs);
+        size_t sofar = (size_t)(fs->dblock + fs->dblock_used - head);
+        if (!(at = put_fixed(fs, idb, 4, sofar))) return BAIL(fs);
+        f->v = (uintptr_t)(at - sofar);
+        sofar += 4;
+        if (!(at = put_text(fs, kind, p, n, T_GAME, 4, sofar))) return BAIL(fs);
+        f->v = (uintptr_t)(at - sofar);
         return 1;
     }
     case F_VEC: {
@@ -661,7 +704,7 @@ static int f_scalar(fstate *fs, int kind, const char *p, size_t n)
         const uint32_t want = f->type == RELIC_GFF_FIELD_TYPE_ORIENTATION ? 4 : 3;
         uint64_t bits;
         if (fr->vec_n >= want || !flat_real(kind, p, n, 32, &bits)) return BAIL(fs);
-        relic_store_u32le(fs->data.data + f->v + 4 * fr->vec_n, (uint32_t)bits);
+        relic_store_u32le((uint8_t *)(uintptr_t)f->v + 4 * fr->vec_n, (uint32_t)bits);
         fr->vec_n++;
         return 1;
     }
@@ -736,10 +779,10 @@ static int f_start_map(void *ctx)
     if (f->type != RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING) return BAIL(fs);
     /* size, StrRef (none until "id"), count: filled as it closes */
     const uint8_t head[12] = {0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0};
-    const size_t at = put_fixed(fs, head, sizeof head);
+    uint8_t *at = put_fixed(fs, head, sizeof head, 0);
     fframe *lf = push_frame(fs, F_LOC);
-    if (at == SIZE_MAX || !lf) return BAIL(fs);
-    fs->fst[field].v = at;
+    if (!at || !lf) return BAIL(fs);
+    fs->fst[field].v = (uintptr_t)at;
     lf->field = field;
     lf->base = fs->sst_n;
     return 1;
@@ -769,10 +812,11 @@ static int f_end_map(void *ctx)
         return 1;
     }
     if (fr->kind == F_LOC) {
-        const size_t at = (size_t)fs->fst[fr->field].v, size = fs->data.size - at - 4;
+        uint8_t *head = (uint8_t *)(uintptr_t)fs->fst[fr->field].v;
+        const size_t size = (size_t)(fs->dblock + fs->dblock_used - head) - 4;
         if (size > UINT32_MAX - 4) return BAIL(fs);
-        relic_store_u32le(fs->data.data + at, (uint32_t)size);
-        relic_store_u32le(fs->data.data + at + 8, fs->sst_n - fr->base);
+        relic_store_u32le(head, (uint32_t)size);
+        relic_store_u32le(head + 8, fs->sst_n - fr->base);
         fs->sst_n = fr->base;
         fs->top--;
         return 1;
@@ -802,9 +846,9 @@ static int f_start_array(void *ctx)
         af->base = fs->ist_n;
     } else if (type == RELIC_GFF_FIELD_TYPE_VECTOR || type == RELIC_GFF_FIELD_TYPE_ORIENTATION) {
         static const uint8_t zero[16];
-        const size_t at = put_fixed(fs, zero, type == RELIC_GFF_FIELD_TYPE_ORIENTATION ? 16 : 12);
-        if (at == SIZE_MAX || !(af = push_frame(fs, F_VEC))) return BAIL(fs);
-        fs->fst[field].v = at;
+        uint8_t *at = put_fixed(fs, zero, type == RELIC_GFF_FIELD_TYPE_ORIENTATION ? 16 : 12, 0);
+        if (!at || !(af = push_frame(fs, F_VEC))) return BAIL(fs);
+        fs->fst[field].v = (uintptr_t)at;
     } else {
         return BAIL(fs);
     }
@@ -818,11 +862,13 @@ static int f_end_array(void *ctx)
     fframe *fr = &fs->fr[fs->top - 1];
     if (fr->kind == F_LIST) {
         /* the list's record: its count, then its structs */
-        const uint32_t n = fs->ist_n - fr->base;
-        const size_t at = fs->lists.size / 4;
-        relic_buf_append(&fs->lists, &n, 4);
-        relic_buf_append(&fs->lists, fs->ist + fr->base, (size_t)n * 4);
-        if (fs->lists.failed) return BAIL(fs);
+        const uint32_t n = fs->ist_n - fr->base, at = fs->lists_n;
+        if (n >= UINT32_MAX - at) return BAIL(fs);
+        while (fs->lists_cap - fs->lists_n <= n)
+            if (!room(fs, (void **)&fs->lists, fs->lists_cap, &fs->lists_cap, sizeof *fs->lists)) return BAIL(fs);
+        fs->lists[at] = n;
+        if (n) memcpy(fs->lists + at + 1, fs->ist + fr->base, (size_t)n * 4);
+        fs->lists_n += 1 + n;
         fs->fst[fr->field].v = at;
         fs->ist_n = fr->base;
     } else if (fr->kind == F_VEC) {
@@ -850,9 +896,7 @@ static const yajl_callbacks flat_callbacks = {
     f_end_array,
 };
 
-/* 1 and the bytes appended to out when the text has the common shape and
- * converts; 0 (out as it was; a holds what was built) otherwise. */
-static int to_gff_flat(const char *text, size_t len, relic_gff_encoding enc, relic_arena *a, relic_buf *out)
+int relic_gff_json_to_gff_flat(const char *text, size_t len, relic_gff_encoding enc, relic_arena *a, relic_buf *out)
 {
     relic_json_mem mem;
     fstate *fs = relic_arena_alloc(a, sizeof *fs, _Alignof(fstate));
@@ -874,27 +918,22 @@ static int to_gff_flat(const char *text, size_t len, relic_gff_encoding enc, rel
     fs->hash = relic_arena_array(a, fs->hash_mask + 1, 4, 4);
     if (!fs->hash) return 0;
     memset(fs->hash, 0, (size_t)(fs->hash_mask + 1) * 4);
-    /* the field data is about a third of the JSON, list records far less */
-    relic_buf_init_arena(&fs->data, a, 0);
-    relic_buf_init_arena(&fs->lists, a, 0);
     relic_json_mem_init(&mem, a);
     if (setjmp(mem.nomem)) return 0;
     h = yajl_alloc(&flat_callbacks, &mem.funcs, fs);
     yajl_status ys = yajl_parse(h, (const unsigned char *)text, len);
     if (ys == yajl_status_ok) ys = yajl_complete_parse(h);
-    if (ys != yajl_status_ok || fs->bail || !fs->done || !fs->have_type || fs->data.failed || fs->lists.failed) return 0;
+    if (ys != yajl_status_ok || fs->bail || !fs->done || !fs->have_type || fs->data_failed) return 0;
     relic_gff_flat m;
     memcpy(m.file_type, fs->file_type, 4);
     m.structs = fs->structs;
-    m.fields = fs->fields;
     m.labels = (const char(*)[16])fs->labels;
-    m.data = fs->data.data;
-    m.lists = (const uint32_t *)(const void *)fs->lists.data;
+    m.lists = fs->lists;
     m.struct_count = fs->ns;
     m.field_count = fs->nf;
     m.label_count = fs->nl;
-    m.data_size = fs->data.size;
-    m.list_words = fs->lists.size / 4;
+    m.data_size = fs->data_size;
+    m.list_words = fs->lists_n;
     relic_error scratch_err;
     if (relic_gff_write_flat(&m, fs->family, a, out, &scratch_err) != RELIC_OK) {
         out->size = start;
@@ -909,7 +948,7 @@ relic_status relic_gff_json_to_gff(const char *text, size_t len, relic_gff_encod
 {
     relic_gff_tree t;
     relic_status st;
-    if (to_gff_flat(text, len, enc, a, out)) {
+    if (relic_gff_json_to_gff_flat(text, len, enc, a, out)) {
         relic_error_clear(err);
         return RELIC_OK;
     }

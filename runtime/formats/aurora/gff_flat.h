@@ -11,32 +11,32 @@
 
 /* A field. v by type: the 32-bit DataOrDataOffset of an inline type
  * (BYTE..INT, FLOAT: already zero- or sign-extended as written); the
- * offset of its encoded value in data (the bytes the file's field data
- * holds: DWORD64, INT64, DOUBLE, CExoString, ResRef, CExoLocString, VOID,
- * Orientation, Vector); a Struct field's struct index; a List field's
- * offset in lists (in 32-bit words). */
+ * address of its encoded value, the bytes the file's field data holds
+ * (DWORD64, INT64, DOUBLE, CExoString, ResRef, CExoLocString, VOID,
+ * Orientation, Vector; its size from its own length word or byte); a
+ * Struct field's struct index; a List field's offset in lists (in 32-bit
+ * words). */
 typedef struct relic_gff_flat_field {
     uint32_t type;
     uint32_t label; /* index in labels */
     uint64_t v;
 } relic_gff_flat_field;
 
-/* A struct: its fields are fields[first .. first + count), in file order. */
+/* A struct: its count fields, in file order. */
 typedef struct relic_gff_flat_struct {
     uint32_t id;
     uint32_t count;
-    uint32_t first;
+    const struct relic_gff_flat_field *fields;
 } relic_gff_flat_struct;
 
 /* The whole file; structs[0] is the top-level struct. Each list record in
  * lists is its count followed by its structs' indices. Every label is used
- * by some field. */
+ * by some field; field_count and data_size are the totals of the structs'
+ * fields and of their encoded values. */
 typedef struct relic_gff_flat {
     char file_type[4];
     const relic_gff_flat_struct *structs;
-    const relic_gff_flat_field *fields;
     const char (*labels)[16]; /* NUL-padded */
-    const uint8_t *data;
     const uint32_t *lists;
     uint32_t struct_count, field_count, label_count;
     size_t data_size, list_words;

@@ -446,31 +446,23 @@ typedef struct fwstate {
     int bad;
 } fwstate;
 
-/* Bytes an encoded complex value takes at data + off (its own length
- * word or byte says); 0 for inline types, UINT64_MAX when it runs past
- * the data. */
-static uint64_t flat_value_size(const relic_gff_flat *m, const relic_gff_flat_field *f)
+/* Bytes an encoded complex value takes (its own length word or byte
+ * says); 0 for inline types. */
+static uint64_t flat_value_size(const relic_gff_flat_field *f)
 {
-    uint64_t n;
-    if (f->type < RELIC_GFF_FIELD_TYPE_DWORD64 || f->type == RELIC_GFF_FIELD_TYPE_FLOAT || f->type == RELIC_GFF_FIELD_TYPE_STRUCT ||
-        f->type == RELIC_GFF_FIELD_TYPE_LIST)
-        return 0;
-    if (f->v > m->data_size) return UINT64_MAX;
-    const size_t left = m->data_size - (size_t)f->v;
-    const uint8_t *p = m->data + f->v;
+    const uint8_t *p = (const uint8_t *)(uintptr_t)f->v;
     switch (f->type) {
     case RELIC_GFF_FIELD_TYPE_DWORD64:
     case RELIC_GFF_FIELD_TYPE_INT64:
-    case RELIC_GFF_FIELD_TYPE_DOUBLE: n = 8; break;
+    case RELIC_GFF_FIELD_TYPE_DOUBLE: return 8;
     case RELIC_GFF_FIELD_TYPE_CEXOSTRING:
     case RELIC_GFF_FIELD_TYPE_VOID:
-    case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: n = left < 4 ? UINT64_MAX : 4 + (uint64_t)relic_load_u32le(p); break;
-    case RELIC_GFF_FIELD_TYPE_RESREF: n = left < 1 ? UINT64_MAX : 1 + (uint64_t)p[0]; break;
-    case RELIC_GFF_FIELD_TYPE_ORIENTATION: n = 16; break;
-    case RELIC_GFF_FIELD_TYPE_VECTOR: n = 12; break;
+    case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: return 4 + (uint64_t)relic_load_u32le(p);
+    case RELIC_GFF_FIELD_TYPE_RESREF: return 1 + (uint64_t)p[0];
+    case RELIC_GFF_FIELD_TYPE_ORIENTATION: return 16;
+    case RELIC_GFF_FIELD_TYPE_VECTOR: return 12;
     default: return 0;
     }
-    return n > left ? UINT64_MAX : n;
 }
 
 static void flat_struct(fwstate *w, uint32_t s, uint32_t depth);
@@ -492,14 +484,14 @@ static uint32_t flat_entry(fwstate *w, const relic_gff_flat_field *f, uint32_t c
         w->nl += 16;
         label = w->label_map[f->label] = (uint32_t)(w->nl / 16);
     }
-    const uint64_t vs = flat_value_size(m, f);
-    if (vs == UINT64_MAX || vs > w->cap_d - w->nd) {
+    const uint64_t vs = flat_value_size(f);
+    if (vs > w->cap_d - w->nd) {
         w->bad = 1;
         return fidx;
     }
     if (vs) {
         data = (uint32_t)w->nd;
-        memcpy(w->data + w->nd, m->data + f->v, (size_t)vs);
+        memcpy(w->data + w->nd, (const uint8_t *)(uintptr_t)f->v, (size_t)vs);
         w->nd += (size_t)vs;
     } else if (f->type == RELIC_GFF_FIELD_TYPE_STRUCT) {
         data = child;
@@ -551,7 +543,7 @@ static void flat_struct(fwstate *w, uint32_t s, uint32_t depth)
     const uint32_t n = st->count, si = (uint32_t)(w->ns / 12);
     const int pre = fam->fi_placement == RELIC_GFF_FI_PRE;
     const size_t fi_off = w->nfi, stack_base = w->nstack;
-    if (st->first > m->field_count || n > m->field_count - st->first || (n > 1 && 4 * (uint64_t)n > w->cap_fi - w->nfi)) {
+    if (n > 1 && 4 * (uint64_t)n > w->cap_fi - w->nfi) {
         w->bad = 1;
         return;
     }
@@ -562,7 +554,7 @@ static void flat_struct(fwstate *w, uint32_t s, uint32_t depth)
     w->ns += 12;
     if (n > 1 && pre) w->nfi += 4 * (size_t)n;
     for (uint32_t i = 0; i < n && !w->bad; i++) {
-        const relic_gff_flat_field *f = &m->fields[st->first + i];
+        const relic_gff_flat_field *f = &st->fields[i];
         const uint32_t child = (uint32_t)(w->ns / 12);
         const int after = f->type == RELIC_GFF_FIELD_TYPE_STRUCT && fam->struct_entry_after_child;
         if (after) flat_children(w, f, 0, depth);
