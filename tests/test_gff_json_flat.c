@@ -3,8 +3,9 @@
  * relic_gff_json_read_tree + relic_gff_write_tree(t, t->family), the path it
  * stands for: the same bytes for every field type, text encoding and layout
  * family, for values that span its 1 MiB blocks, for the shapes it leaves
- * to the tree (a "__layout" object, "__substring_order", "__dupN__" keys in
- * a "__field_order", a legacy locstring "id"), and for every corpus file
+ * to the tree (a "__layout" object, a legacy locstring "id", "value" before
+ * "type") or takes itself ("__substring_order", "__dupN__" keys in a
+ * "__field_order"), and for every corpus file
  * (../shared/corpus/gff, skipped when absent); the same error (status,
  * message, path, offset) for bad input; no heap call with an arena over
  * caller memory. */
@@ -293,6 +294,10 @@ static void shapes_left_to_the_tree_give_its_bytes(void **state)
         "{\"__data_type\":\"UTC \",\"A\":{\"type\":\"int\",\"value\":1},\"A\":{\"type\":\"int\",\"value\":2}}",
     };
     for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) assert_int_equal(same_as_tree_str(docs[i]), RELIC_OK);
+    /* of those, the fast path itself takes "__dupN__" keys and "__substring_order" */
+    assert_true(fast(docs[0], strlen(docs[0]), RELIC_GFF_ENC_AUTO));
+    assert_true(fast(docs[1], strlen(docs[1]), RELIC_GFF_ENC_AUTO));
+    assert_false(fast(docs[2], strlen(docs[2]), RELIC_GFF_ENC_AUTO));
 }
 
 static void bad_input_gives_the_trees_error(void **state)
@@ -313,6 +318,8 @@ static void bad_input_gives_the_trees_error(void **state)
         "{\"__data_type\":\"UTC \",\"__field_order\":[\"A\"],\"A\":{\"type\":\"int\",\"value\":1},\"B\":{\"type\":\"int\",\"value\":1}}",
         "{\"__data_type\":\"UTC \",\"__field_order\":[\"A\",\"A\"],\"A\":{\"type\":\"int\",\"value\":1},\"B\":{\"type\":\"int\",\"value\":1}}",
         "{\"__data_type\":\"UTC \",\"L\":{\"type\":\"cexolocstring\",\"value\":{\"1\":\"a\",\"1\":\"b\"}}}",
+        "{\"__data_type\":\"UTC \",\"L\":{\"__substring_order\":[5,5],\"type\":\"cexolocstring\",\"value\":{\"1\":\"a\",\"5\":\"b\"}}}",
+        "{\"__data_type\":\"UTC \",\"L\":{\"__substring_order\":[5],\"type\":\"cexolocstring\",\"value\":{\"1\":\"a\",\"5\":\"b\"}}}",
         "{\"__data_type\":\"UTC \",\"V\":{\"type\":\"vector\",\"value\":[1,2]}}",
         "{\"__data_type\":\"UTC \",\"V\":{\"type\":\"void\",\"value64\":\"A*==\"}}",
         "{\"__data_type\":\"UTC \",\"__layout\":\"nobody\"}",

@@ -6,13 +6,13 @@
  * value encoded once into the bytes the file's field data will hold, labels
  * deduplicated as they come, a struct's fields put in "__field_order"'s
  * order when it closes. gff_write.c then lays the records out in the
- * family's order. Only the common shape is read here, the one
- * gff_json.c's event path takes ("type" before "value", "__struct_id"
- * before the value, "__encoding" before any text, no "__layout" object,
- * no "__substring_order", no legacy locstring "id" beside "value", no
- * "__dupN__" key in a struct with "__field_order"); anything else, and
- * every error, goes to relic_gff_json_read_tree and relic_gff_write_tree,
- * which give the same bytes and say what is wrong, with path and offset. */
+ * family's order. Only the common shape is read here, what relic's printer
+ * and nwn_gff write ("type" before "value", "__struct_id" and
+ * "__substring_order" before the value, "__encoding" before any text, no
+ * "__layout" object, no legacy locstring "id" beside "value"); anything
+ * else, and every error, goes to relic_gff_json_read_tree and
+ * relic_gff_write_tree, which give the same bytes and say what is wrong,
+ * with path and offset. */
 #include <math.h>
 #include <stdlib.h>
 #include <yajl/yajl_parse.h>
@@ -41,7 +41,8 @@ enum { F_STRUCT,
        F_LIST,
        F_LOC,
        F_VEC,
-       F_ORDER };
+       F_ORDER,
+       F_SUBORDER };
 
 /* A JSON key: a field's, or a "__field_order" entry's. dup: a "__dupN__"
  * key, matched by its text; the others by their label. */
@@ -51,7 +52,8 @@ typedef struct fkey {
 } fkey;
 
 typedef struct fframe {
-    uint8_t kind, got_type, got_value, has_sid, has_order, has_id;
+    uint8_t kind, got_type, got_value, has_sid, has_order, has_id, has_suborder;
+    uint32_t sub_base, sub_n; /* F_FIELD: its "__substring_order" on the sub stack */
     uint32_t dups; /* F_STRUCT: its "__dupN__" field keys */
     uint32_t base;  /* F_STRUCT: first field on the field stack; F_LIST: first item; F_LOC: first StringID; F_ORDER: first entry */
     uint32_t field; /* F_FIELD, F_LIST, F_LOC, F_VEC: the field on the field stack */
@@ -80,6 +82,9 @@ typedef struct fstate {
     fkey *ost;                     /* "__field_order" entries */
     uint32_t ost_n, ost_cap;
     uint32_t *sst, sst_n, sst_cap; /* StringIDs of the open locstring */
+    uint32_t *sub, sub_n, sub_cap; /* "__substring_order" entries */
+    uint8_t *scratch;              /* a locstring's substrings while they are reordered */
+    uint32_t scratch_cap;
     /* the model */
     relic_gff_flat_struct *structs;
     uint32_t ns, ns_cap;
@@ -708,6 +713,11 @@ static int f_scalar(fstate *fs, int kind, const char *p, size_t n)
         fr->vec_n++;
         return 1;
     }
+    case F_SUBORDER:
+        if (!flat_int(kind, p, n, 0, 0xFFFFFFFFu, &iv) || !room(fs, (void **)&fs->sub, fs->sub_n, &fs->sub_cap, sizeof *fs->sub))
+            return BAIL(fs);
+        fs->sub[fs->sub_n++] = (uint32_t)iv;
+        return 1;
     case F_ORDER: {
         fkey *k;
         if (kind != RELIC_JV_STRING || n > UINT32_MAX || !room(fs, (void **)&fs->ost, fs->ost_n, &fs->ost_cap, sizeof *fs->ost) ||
@@ -788,6 +798,34 @@ static int f_start_map(void *ctx)
     return 1;
 }
 
+/* A locstring's n substrings (StringID, length, text; size bytes from p,
+ * in the JSON's order, ids[i] the StringID of the i-th) put in the order
+ * "__substring_order" gives (order, norder entries): each StringID once. */
+static int reorder_substrings(fstate *fs, uint8_t *p, size_t size, const uint32_t *ids, uint32_t n, const uint32_t *order,
+                              uint32_t norder)
+{
+    size_t at[FLAT_MAX_SUBSTRINGS + 1];
+    uint64_t used = 0;
+    if (norder != n || n > FLAT_MAX_SUBSTRINGS) return 0;
+    if (size > fs->scratch_cap) {
+        if (size > UINT32_MAX || !(fs->scratch = relic_arena_alloc(fs->a, size, 8))) return 0;
+        fs->scratch_cap = (uint32_t)size;
+    }
+    memcpy(fs->scratch, p, size);
+    at[0] = 0;
+    for (uint32_t i = 0; i < n; i++) at[i + 1] = at[i] + 8 + relic_load_u32le(fs->scratch + at[i] + 4);
+    size_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t j = 0;
+        while (j < n && ids[j] != order[i]) j++;
+        if (j == n || (used >> j & 1)) return 0;
+        used |= (uint64_t)1 << j;
+        memcpy(p + k, fs->scratch + at[j], at[j + 1] - at[j]);
+        k += at[j + 1] - at[j];
+    }
+    return 1;
+}
+
 static int f_end_map(void *ctx)
 {
     fstate *fs = ctx;
@@ -807,7 +845,10 @@ static int f_end_map(void *ctx)
         return 1;
     }
     if (fr->kind == F_FIELD) {
-        if (!fr->got_type || !fr->got_value) return BAIL(fs);
+        if (!fr->got_type || !fr->got_value ||
+            (fr->has_suborder && fs->fst[fr->field].type != RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING))
+            return BAIL(fs);
+        fs->sub_n = fr->has_suborder ? fr->sub_base : fs->sub_n;
         fs->top--;
         return 1;
     }
@@ -815,6 +856,10 @@ static int f_end_map(void *ctx)
         uint8_t *head = (uint8_t *)(uintptr_t)fs->fst[fr->field].v;
         const size_t size = (size_t)(fs->dblock + fs->dblock_used - head) - 4;
         if (size > UINT32_MAX - 4) return BAIL(fs);
+        const fframe *ff = &fs->fr[fs->top - 2];
+        if (ff->has_suborder && !reorder_substrings(fs, head + 12, size - 8, fs->sst + fr->base, fs->sst_n - fr->base,
+                                                    fs->sub + ff->sub_base, ff->sub_n))
+            return BAIL(fs);
         relic_store_u32le(head, (uint32_t)size);
         relic_store_u32le(head + 8, fs->sst_n - fr->base);
         fs->sst_n = fr->base;
@@ -835,6 +880,16 @@ static int f_start_array(void *ctx)
         fframe *of = push_frame(fs, F_ORDER);
         if (!of) return BAIL(fs);
         of->base = fs->ost_n;
+        return 1;
+    }
+    if (fr->kind == F_FIELD && key_is(fs, "__substring_order", 17)) {
+        /* the substrings' order in the file, before the value */
+        if (fr->got_value || fr->has_suborder) return BAIL(fs);
+        fr->has_suborder = 1;
+        fr->sub_base = fs->sub_n;
+        fframe *sf = push_frame(fs, F_SUBORDER);
+        if (!sf) return BAIL(fs);
+        sf->base = fs->sub_n;
         return 1;
     }
     if (fr->kind != F_FIELD || !key_is(fs, "value", 5) || !fr->got_type || fr->got_value) return BAIL(fs);
@@ -875,6 +930,8 @@ static int f_end_array(void *ctx)
         if (fr->vec_n != (fs->fst[fr->field].type == RELIC_GFF_FIELD_TYPE_ORIENTATION ? 4u : 3u)) return BAIL(fs);
     } else if (fr->kind == F_ORDER) {
         fs->fr[fs->top - 2].order_n = fs->ost_n - fr->base;
+    } else if (fr->kind == F_SUBORDER) {
+        fs->fr[fs->top - 2].sub_n = fs->sub_n - fr->base;
     } else {
         return BAIL(fs);
     }
