@@ -32,9 +32,12 @@
 /* "__dupN__" keys a struct with "__field_order" may hold here (matched by
  * their text, pairwise). */
 #define FLAT_MAX_DUPS 64
-/* The model's fields and encoded values live in blocks of this many bytes
- * (or one block of a larger run): nothing is copied to grow them. */
+/* The model's fields and encoded values live in blocks of at most this
+ * many bytes (or one block of a larger run): nothing is copied to grow
+ * them. A small text gets smaller blocks (half its size, at least
+ * FLAT_MIN_BLOCK), since an arena may zero what it hands out. */
 #define FLAT_BLOCK ((size_t)1 << 20)
+#define FLAT_MIN_BLOCK ((size_t)4096)
 
 enum { F_STRUCT,
        F_FIELD,
@@ -90,6 +93,7 @@ typedef struct fstate {
     uint32_t ns, ns_cap;
     relic_gff_flat_field *fblock; /* the current block of fields */
     uint32_t fblock_used, fblock_cap, nf;
+    size_t block;    /* bytes a block takes */
     uint8_t *dblock; /* the current block of encoded values */
     size_t dblock_used, dblock_cap, data_size;
     int data_failed;
@@ -336,7 +340,7 @@ static uint8_t *data_room(fstate *fs, size_t n, size_t keep)
 {
     if (fs->dblock_cap - fs->dblock_used >= n) return fs->dblock + fs->dblock_used;
     if (n > SIZE_MAX / 2 - keep) return NULL;
-    const size_t cap = n + keep > FLAT_BLOCK ? n + keep : FLAT_BLOCK;
+    const size_t cap = n + keep > fs->block ? n + keep : fs->block;
     uint8_t *b = relic_arena_alloc(fs->a, cap, 8);
     if (!b) {
         fs->data_failed = 1;
@@ -502,7 +506,7 @@ static int close_struct(fstate *fs, fframe *fr)
     relic_gff_flat_struct *s = &fs->structs[fr->sidx];
     const relic_gff_flat_field *src = fs->fst + fr->base;
     if (fs->fblock_cap - fs->fblock_used < n) {
-        const uint32_t per = (uint32_t)(FLAT_BLOCK / sizeof *fs->fblock), cap = n > per ? n : per;
+        const uint32_t per = (uint32_t)(fs->block / sizeof *fs->fblock), cap = n > per ? n : per;
         if (UINT32_MAX - fs->nf < n || !(fs->fblock = relic_arena_array(fs->a, cap, sizeof *fs->fblock, 8))) return 0;
         fs->fblock_used = 0;
         fs->fblock_cap = cap;
@@ -967,6 +971,7 @@ int relic_gff_json_to_gff_flat(const char *text, size_t len, relic_gff_encoding 
     fs->enc = enc == RELIC_GFF_ENC_AUTO ? RELIC_GFF_ENC_CP1252 : enc;
     fs->enc_auto = enc == RELIC_GFF_ENC_AUTO;
     fs->family = RELIC_GFF_LAYOUT_DEFAULT;
+    fs->block = len / 2 > FLAT_BLOCK ? FLAT_BLOCK : len / 2 < FLAT_MIN_BLOCK ? FLAT_MIN_BLOCK : len / 2;
     for (uint32_t t = 0; t <= RELIC_GFF_FIELD_TYPE_VECTOR; t++) {
         fs->type_name[t] = relic_gff_type_name(t);
         fs->type_len[t] = (uint8_t)strlen(fs->type_name[t]);
