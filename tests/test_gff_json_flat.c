@@ -227,6 +227,21 @@ static void utf8_text_gives_the_trees_bytes(void **state)
     relic_arena_release(&a);
 }
 
+static void empty_structs_give_the_trees_bytes(void **state)
+{
+    (void)state;
+    /* a struct closed before any field was seen (the fuzzer's first find:
+     * no arithmetic on the stacks before they exist) */
+    static const char *const docs[] = {
+        "{\"__data_type\":\"UTI \"}",
+        "{\"__data_type\":\"UTI \",\"S\":{\"type\":\"struct\",\"value\":{}},\"L\":{\"type\":\"list\",\"value\":[{},{}]}}",
+    };
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+        assert_true(fast(docs[i], strlen(docs[i]), RELIC_GFF_ENC_AUTO));
+        assert_int_equal(same_as_tree_str(docs[i]), RELIC_OK);
+    }
+}
+
 static void every_family_gives_the_trees_bytes(void **state)
 {
     (void)state;
@@ -408,6 +423,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_type_gives_the_trees_bytes),
         cmocka_unit_test(utf8_text_gives_the_trees_bytes),
+        cmocka_unit_test(empty_structs_give_the_trees_bytes),
         cmocka_unit_test(every_family_gives_the_trees_bytes),
         cmocka_unit_test(values_across_blocks_give_the_trees_bytes),
         cmocka_unit_test(shapes_left_to_the_tree_give_its_bytes),

@@ -976,6 +976,16 @@ int relic_gff_json_to_gff_flat(const char *text, size_t len, relic_gff_encoding 
         fs->type_name[t] = relic_gff_type_name(t);
         fs->type_len[t] = (uint8_t)strlen(fs->type_name[t]);
     }
+    /* every stack and the first block of fields exist from the start (no
+     * arithmetic on NULL for an empty struct) */
+    uint32_t c1 = 0, c2 = 0;
+    if (!room(fs, (void **)&fs->fst, 0, &c1, sizeof *fs->fst) || !room(fs, (void **)&fs->kst, 0, &c2, sizeof *fs->kst) ||
+        !room(fs, (void **)&fs->ist, 0, &fs->ist_cap, sizeof *fs->ist) || !room(fs, (void **)&fs->ost, 0, &fs->ost_cap, sizeof *fs->ost) ||
+        !room(fs, (void **)&fs->sst, 0, &fs->sst_cap, sizeof *fs->sst) || !room(fs, (void **)&fs->sub, 0, &fs->sub_cap, sizeof *fs->sub) ||
+        !(fs->fblock = relic_arena_array(a, fs->block / sizeof *fs->fblock, sizeof *fs->fblock, 8)))
+        return 0;
+    fs->fst_cap = c1;
+    fs->fblock_cap = (uint32_t)(fs->block / sizeof *fs->fblock);
     fs->hash_mask = 255;
     fs->hash = relic_arena_array(a, fs->hash_mask + 1, 4, 4);
     if (!fs->hash) return 0;
