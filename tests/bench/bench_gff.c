@@ -4,9 +4,11 @@
  * corpus (../shared/corpus/gff, when present): validate + visit every field
  * through the zero-copy getters (MB/s and ratio to memcpy of the same bytes
  * in the same run), GFF -> JSON as `relic dump` does it (validate, print
- * from the file's bytes, streamed in 1 MiB pieces), JSON -> GFF (parse,
- * tree, write, in a fresh arena; MB of GFF per second; the output compared
- * with the original bytes), field lookup by label (ns), peak RSS.
+ * from the file's bytes, streamed in 1 MiB pieces), JSON -> GFF
+ * (relic_gff_json_to_gff in a fresh arena that holds the output too; MB of
+ * GFF per second; the output compared with the original bytes; beside it
+ * yajl alone over the same text and the tree path), field lookup by label
+ * (ns), peak RSS.
  * Issue 21 goals: validate + visit >= 50% of memcpy, JSON -> GFF >= 100 MB/s.
  * Times are this process's CPU time (one thread), so a busy machine (a fuzz
  * campaign beside it) slows the figures less than wall-clock time would. */
@@ -16,6 +18,8 @@
 #include <sys/resource.h>
 #include <time.h>
 #include <dirent.h>
+
+#include <yajl/yajl_parse.h>
 
 #include "bench_rows.h"
 #include "relic_gff.h"
@@ -140,6 +144,52 @@ static double visit(const relic_gff_doc *d)
     return sum;
 }
 
+/* JSON -> GFF's two references, for the printed lines: yajl alone over the
+ * text (callbacks that do nothing: the floor of any yajl-based reader) and
+ * the tree path (relic_gff_json_read_tree + relic_gff_write_tree), each in
+ * a fresh arena holding its output; CPU seconds added to *parse, *tree. */
+static int j_null(void *c)
+{
+    (void)c;
+    return 1;
+}
+static int j_bool(void *c, int b)
+{
+    (void)c, (void)b;
+    return 1;
+}
+static int j_num(void *c, const char *p, size_t n)
+{
+    (void)c, (void)p, (void)n;
+    return 1;
+}
+static int j_str(void *c, const unsigned char *p, size_t n)
+{
+    (void)c, (void)p, (void)n;
+    return 1;
+}
+static const yajl_callbacks j_noop = {j_null, j_bool, NULL, NULL, j_num, j_str, j_null, j_str, j_null, j_null, j_null};
+
+static void json_references(const uint8_t *text, size_t n, double *parse, double *tree)
+{
+    double s = now();
+    yajl_handle h = yajl_alloc(&j_noop, NULL, NULL);
+    if (yajl_parse(h, text, n) == yajl_status_ok) yajl_complete_parse(h);
+    yajl_free(h);
+    *parse += now() - s;
+    relic_arena ta;
+    relic_gff_tree t;
+    relic_buf back;
+    relic_error err;
+    relic_arena_init_heap(&ta, 0);
+    relic_buf_init_arena(&back, &ta, 0);
+    s = now();
+    if (relic_gff_json_read_tree((const char *)text, n, RELIC_GFF_ENC_AUTO, &ta, &t, &err) == RELIC_OK)
+        relic_gff_write_tree(&t, t.family, &ta, &back, NULL, &err);
+    *tree += now() - s;
+    relic_arena_release(&ta);
+}
+
 static relic_status discard_sink(void *ctx, const uint8_t *p, size_t n)
 {
     (void)p;
@@ -199,7 +249,7 @@ static void corpus(double memcpy_mbs)
         nf++;
     }
     closedir(dir);
-    double mb = (double)bytes / 1e6, best_v = 1e9, best_j = 1e9, best_r = 1e9;
+    double mb = (double)bytes / 1e6, best_v = 1e9, best_j = 1e9, best_r = 1e9, best_p = 1e9, best_t = 1e9;
     volatile double sink = 0;
     size_t json_total = 0;
     int same = 0;
@@ -250,6 +300,10 @@ static void corpus(double memcpy_mbs)
         }
         t = now() - s;
         if (t < best_r) best_r = t;
+        double parse = 0, tree = 0;
+        for (int i = 0; i < nf; i++) json_references(js[i].data, js[i].size, &parse, &tree);
+        if (parse < best_p) best_p = parse;
+        if (tree < best_t) best_t = tree;
         for (int i = 0; i < nf; i++) relic_buf_free(&js[i]);
         free(js);
     }
@@ -259,6 +313,7 @@ static void corpus(double memcpy_mbs)
     printf("  JSON -> GFF                  %6.0f MB/s of GFF  (%d of %d byte-identical; the others' JSON cannot say\n"
            "                                      what their bytes hold, as tests/gff_corpus_test.sh lists)\n",
            mb / best_r, same, nf);
+    printf("    yajl alone (no-op events)  %6.0f MB/s of GFF;  through the tree: %.0f MB/s of GFF\n", mb / best_p, mb / best_t);
     char in[96], rel[64], pr[64], ra[32];
     bench_fmt(in, sizeof in, "%d corpus GFF files, %.1f MB", nf, mb);
     bench_row("GFF validate + visit every field (in process)", in, bench_fmt(rel, sizeof rel, "%.0f MB/s", mb / best_v),
@@ -368,6 +423,16 @@ int main(void)
         relic_arena_release(&ta);
     }
     printf("JSON -> GFF                  %6.0f MB/s of GFF  (%s)\n", mb / e, same ? "byte-identical" : "DIFFERENT");
+    {
+        double best_p = 1e9, best_t = 1e9;
+        for (int r = 0; r < 3; r++) {
+            double parse = 0, tree = 0;
+            json_references(json.data, json.size, &parse, &tree);
+            if (parse < best_p) best_p = parse;
+            if (tree < best_t) best_t = tree;
+        }
+        printf("  yajl alone (no-op events)  %6.0f MB/s of GFF;  through the tree: %.0f MB/s of GFF\n", mb / best_p, mb / best_t);
+    }
     bench_row("GFF -> JSON (in process, streamed)", row_in, bench_fmt(row_rel, sizeof row_rel, "%.0f MB/s of GFF", mb / best), "-", "-",
               "-", -1);
     bench_row(same ? "JSON -> GFF (in process, byte-identical)" : "JSON -> GFF (in process, output DIFFERENT)", row_in,
