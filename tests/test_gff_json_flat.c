@@ -330,6 +330,8 @@ static void bad_input_gives_the_trees_error(void **state)
         "{\"__data_type\":\"UTC \",\"A\":{\"type\":\"int\"}}",
         "{\"__data_type\":\"UTC \",\"A\":{\"type\":\"resref\",\"value\":\"\\u20ac\\u0100\"}}",
         "{\"__data_type\":\"UTC \",\"ThisLabelIsTooLong\":{\"type\":\"int\",\"value\":1}}",
+        "{\"__data_type\":\"UTC \",\"A\\u0000B\":{\"type\":\"int\",\"value\":1}}",
+        "{\"__data_type\":\"UTC \",\"A\":{\"type\":\"Int\",\"value\":1}}",
         "{\"__data_type\":\"UTC \",\"__field_order\":[\"A\"],\"A\":{\"type\":\"int\",\"value\":1},\"B\":{\"type\":\"int\",\"value\":1}}",
         "{\"__data_type\":\"UTC \",\"__field_order\":[\"A\",\"A\"],\"A\":{\"type\":\"int\",\"value\":1},\"B\":{\"type\":\"int\",\"value\":1}}",
         "{\"__data_type\":\"UTC \",\"L\":{\"type\":\"cexolocstring\",\"value\":{\"1\":\"a\",\"1\":\"b\"}}}",

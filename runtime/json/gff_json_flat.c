@@ -104,8 +104,8 @@ typedef struct fstate {
     uint32_t hash_mask;
     uint32_t *stamp, *pos; /* per label: close_struct's matching of "__field_order" */
     uint32_t serial;
-    uint8_t type_len[RELIC_GFF_FIELD_TYPE_VECTOR + 1];
     const char *type_name[RELIC_GFF_FIELD_TYPE_VECTOR + 1];
+    uint8_t type_pick[16][26]; /* by a type name's length and first letter: its type + 1 (no two share both) */
 } fstate;
 
 #define BAIL(fs) ((fs)->bail = 1, 0)
@@ -569,16 +569,18 @@ static int set_key_slow(fstate *fs, fkey *k, const char *p, size_t n);
  * "__" key: the slow path decides). */
 static int set_key(fstate *fs, fkey *k, const char *p, size_t n)
 {
-    char label[16] = {0};
-    uint8_t any = 0, low = 0xFF;
+    char label[16];
     if (n == 0 || n > 16 || p[0] == '_') return set_key_slow(fs, k, p, n);
-    for (size_t i = 0; i < n; i++) {
-        any |= (uint8_t)p[i];
-        low = (uint8_t)p[i] < low ? (uint8_t)p[i] : low;
-    }
-    if (any >= 0x80 || low == 0) return set_key_slow(fs, k, p, n);
-    /* the common key: ASCII without NUL, its own label */
+    /* the common key: ASCII without NUL, its own label; checked a word at
+     * a time, the padding set non-zero for the check, then cleared */
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t w0, w1;
+    memset(label, 1, sizeof label);
     memcpy(label, p, n);
+    memcpy(&w0, label, 8);
+    memcpy(&w1, label + 8, 8);
+    if (((w0 | w1) & highs) || ((w0 - ones) & ~w0 & highs) || ((w1 - ones) & ~w1 & highs)) return set_key_slow(fs, k, p, n);
+    memset(label + n, 0, sizeof label - n);
     if ((k->label = label_find(fs, label, 1)) == FLAT_NO_LABEL) return 0;
     k->dup = 0;
     k->n = (uint32_t)n;
@@ -615,10 +617,9 @@ static int f_scalar(fstate *fs, int kind, const char *p, size_t n)
     case F_FIELD: {
         relic_gff_flat_field *f = &fs->fst[fr->field];
         if (key_is(fs, "type", 4)) {
-            uint32_t t = 0;
-            if (fr->got_type || kind != RELIC_JV_STRING || n == 0) return BAIL(fs);
-            while (t <= RELIC_GFF_FIELD_TYPE_VECTOR && !(fs->type_len[t] == n && memcmp(fs->type_name[t], p, n) == 0)) t++;
-            if (t > RELIC_GFF_FIELD_TYPE_VECTOR) return BAIL(fs);
+            if (fr->got_type || kind != RELIC_JV_STRING || n == 0 || n >= 16 || p[0] < 'a' || p[0] > 'z') return BAIL(fs);
+            const uint32_t t = (uint32_t)fs->type_pick[n][p[0] - 'a'] - 1;
+            if (t > RELIC_GFF_FIELD_TYPE_VECTOR || memcmp(fs->type_name[t], p, n) != 0) return BAIL(fs);
             f->type = t;
             fr->got_type = 1;
             return 1;
@@ -974,7 +975,7 @@ int relic_gff_json_to_gff_flat(const char *text, size_t len, relic_gff_encoding 
     fs->block = len / 2 > FLAT_BLOCK ? FLAT_BLOCK : len / 2 < FLAT_MIN_BLOCK ? FLAT_MIN_BLOCK : len / 2;
     for (uint32_t t = 0; t <= RELIC_GFF_FIELD_TYPE_VECTOR; t++) {
         fs->type_name[t] = relic_gff_type_name(t);
-        fs->type_len[t] = (uint8_t)strlen(fs->type_name[t]);
+        fs->type_pick[strlen(fs->type_name[t]) & 15][(fs->type_name[t][0] - 'a') % 26] = (uint8_t)(t + 1);
     }
     /* every stack and the first block of fields exist from the start (no
      * arithmetic on NULL for an empty struct) */
