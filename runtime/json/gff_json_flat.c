@@ -45,7 +45,9 @@ enum { F_STRUCT,
        F_LOC,
        F_VEC,
        F_ORDER,
-       F_SUBORDER };
+       F_SUBORDER,
+       F_LAYOUT,
+       F_RUNS };
 
 /* A JSON key: a field's, or a "__field_order" entry's. dup: a "__dupN__"
  * key, matched by its text; the others by their label. */
@@ -86,6 +88,9 @@ typedef struct fstate {
     uint32_t ost_n, ost_cap;
     uint32_t *sst, sst_n, sst_cap; /* StringIDs of the open locstring */
     uint32_t *sub, sub_n, sub_cap; /* "__substring_order" entries */
+    uint32_t *runs, runs_n, runs_cap; /* the "__layout" object's open run list */
+    relic_gff_order *order;           /* the "__layout" object's record, NULL when none */
+    int layout_seen, family_seen;
     uint8_t *scratch;              /* a locstring's substrings while they are reordered */
     uint32_t scratch_cap;
     /* the model */
@@ -675,8 +680,9 @@ static int f_scalar(fstate *fs, int kind, const char *p, size_t n)
         }
         if (key_is(fs, "__layout", 8)) {
             const relic_gff_family *fam;
-            if (kind != RELIC_JV_STRING || n >= 24 || !(fam = relic_gff_family_by_name(p, n))) return BAIL(fs);
+            if (fs->layout_seen || kind != RELIC_JV_STRING || n >= 24 || !(fam = relic_gff_family_by_name(p, n))) return BAIL(fs);
             fs->family = fam->layout;
+            fs->layout_seen = 1;
             return 1;
         }
         return BAIL(fs);
@@ -718,6 +724,20 @@ static int f_scalar(fstate *fs, int kind, const char *p, size_t n)
         fr->vec_n++;
         return 1;
     }
+    case F_LAYOUT: {
+        const relic_gff_family *fam;
+        if (!key_is(fs, "family", 6) || fs->family_seen || kind != RELIC_JV_STRING || n >= 24 ||
+            !(fam = relic_gff_family_by_name(p, n)))
+            return BAIL(fs);
+        fs->family = fam->layout;
+        fs->family_seen = 1;
+        return 1;
+    }
+    case F_RUNS:
+        if (!flat_int(kind, p, n, 0, UINT32_MAX, &iv) || !room(fs, (void **)&fs->runs, fs->runs_n, &fs->runs_cap, sizeof *fs->runs))
+            return BAIL(fs);
+        fs->runs[fs->runs_n++] = (uint32_t)iv;
+        return 1;
     case F_SUBORDER:
         if (!flat_int(kind, p, n, 0, 0xFFFFFFFFu, &iv) || !room(fs, (void **)&fs->sub, fs->sub_n, &fs->sub_cap, sizeof *fs->sub))
             return BAIL(fs);
@@ -762,6 +782,14 @@ static int f_start_map(void *ctx)
     fstate *fs = ctx;
     if (fs->top == 0) return fs->ns || !open_struct(fs, 0, RELIC_GFF_NONE) ? BAIL(fs) : 1;
     fframe *fr = &fs->fr[fs->top - 1];
+    if (fr->kind == F_STRUCT && fr->depth == 0 && key_is(fs, "__layout", 8)) {
+        /* an order record: {"family": name, "<kind>": [first, count, ...], ...} */
+        if (fs->layout_seen || !(fs->order = relic_arena_alloc(fs->a, sizeof *fs->order, 8)) || !push_frame(fs, F_LAYOUT))
+            return BAIL(fs);
+        memset(fs->order, 0, sizeof *fs->order);
+        fs->layout_seen = 1;
+        return 1;
+    }
     if (fr->kind == F_STRUCT) {
         /* a field object, under its field key */
         if (fs->fst_n == fs->fst_cap) {
@@ -849,6 +877,11 @@ static int f_end_map(void *ctx)
         }
         return 1;
     }
+    if (fr->kind == F_LAYOUT) {
+        if (!fs->family_seen) return BAIL(fs);
+        fs->top--;
+        return 1;
+    }
     if (fr->kind == F_FIELD) {
         if (!fr->got_type || !fr->got_value ||
             (fr->has_suborder && fs->fst[fr->field].type != RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING))
@@ -885,6 +918,19 @@ static int f_start_array(void *ctx)
         fframe *of = push_frame(fs, F_ORDER);
         if (!of) return BAIL(fs);
         of->base = fs->ost_n;
+        return 1;
+    }
+    if (fr->kind == F_LAYOUT) {
+        /* a kind's runs, each kind once */
+        uint32_t k = 0;
+        while (k < RELIC_GFF_ORDER_KINDS && !(strlen(relic_gff_order_names[k]) == fs->klen && memcmp(relic_gff_order_names[k], fs->key, fs->klen) == 0))
+            k++;
+        if (k == RELIC_GFF_ORDER_KINDS || fs->order->nruns[k] || fs->order->runs[k]) return BAIL(fs);
+        fframe *rf = push_frame(fs, F_RUNS);
+        if (!rf) return BAIL(fs);
+        rf->field = k;
+        rf->base = fs->runs_n;
+        fs->order->runs[k] = (const uint32_t *)fs->order; /* taken, until its numbers are in */
         return 1;
     }
     if (fr->kind == F_FIELD && key_is(fs, "__substring_order", 17)) {
@@ -935,6 +981,14 @@ static int f_end_array(void *ctx)
         if (fr->vec_n != (fs->fst[fr->field].type == RELIC_GFF_FIELD_TYPE_ORIENTATION ? 4u : 3u)) return BAIL(fs);
     } else if (fr->kind == F_ORDER) {
         fs->fr[fs->top - 2].order_n = fs->ost_n - fr->base;
+    } else if (fr->kind == F_RUNS) {
+        const uint32_t count = fs->runs_n - fr->base;
+        uint32_t *r;
+        if (count == 0 || count % 2 || !(r = relic_arena_array(fs->a, count, 4, 4))) return BAIL(fs);
+        memcpy(r, fs->runs + fr->base, (size_t)count * 4);
+        fs->order->runs[fr->field] = r;
+        fs->order->nruns[fr->field] = count / 2;
+        fs->runs_n = fr->base;
     } else if (fr->kind == F_SUBORDER) {
         fs->fr[fs->top - 2].sub_n = fs->sub_n - fr->base;
     } else {
@@ -983,6 +1037,7 @@ int relic_gff_json_to_gff_flat(const char *text, size_t len, relic_gff_encoding 
     if (!room(fs, (void **)&fs->fst, 0, &c1, sizeof *fs->fst) || !room(fs, (void **)&fs->kst, 0, &c2, sizeof *fs->kst) ||
         !room(fs, (void **)&fs->ist, 0, &fs->ist_cap, sizeof *fs->ist) || !room(fs, (void **)&fs->ost, 0, &fs->ost_cap, sizeof *fs->ost) ||
         !room(fs, (void **)&fs->sst, 0, &fs->sst_cap, sizeof *fs->sst) || !room(fs, (void **)&fs->sub, 0, &fs->sub_cap, sizeof *fs->sub) ||
+        !room(fs, (void **)&fs->runs, 0, &fs->runs_cap, sizeof *fs->runs) ||
         !(fs->fblock = relic_arena_array(a, fs->block / sizeof *fs->fblock, sizeof *fs->fblock, 8)))
         return 0;
     fs->fst_cap = c1;
@@ -1006,6 +1061,7 @@ int relic_gff_json_to_gff_flat(const char *text, size_t len, relic_gff_encoding 
     m.field_count = fs->nf;
     m.label_count = fs->nl;
     m.data_size = fs->data_size;
+    m.order = fs->order;
     m.list_words = fs->lists_n;
     relic_error scratch_err;
     if (relic_gff_write_flat(&m, fs->family, a, out, &scratch_err) != RELIC_OK) {

@@ -646,6 +646,17 @@ relic_status relic_gff_write_flat(const relic_gff_flat *m, relic_gff_layout layo
     if (w.bad || w.ns != sizes[0] || w.nf != sizes[1] || w.nl != sizes[2] || w.nd != sizes[3] || w.nfi != sizes[4] ||
         w.nli != sizes[5])
         return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "the flat GFF model is not a tree of its records");
+    if (relic_gff_order_used(m->order)) {
+        /* the records moved in place to where the file had them */
+        relic_buf b[6];
+        uint8_t *at[6] = {w.structs, w.fields, w.labels, w.data, w.fi, w.li};
+        for (int i = 0; i < 6; i++) {
+            relic_buf_init_fixed(&b[i], at[i], (size_t)sizes[i]);
+            b[i].size = (size_t)sizes[i];
+        }
+        relic_status st = gff_order_apply(m->order, &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], scratch, err);
+        if (st != RELIC_OK) return st;
+    }
     flat_header(base, m->file_type, sizes);
     relic_buf_commit(out, (size_t)total);
     return RELIC_OK;
