@@ -292,19 +292,15 @@ static void shapes_left_to_the_tree_give_its_bytes(void **state)
     (void)state;
     static const char *const docs[] = {
         /* "__dupN__" keys named by "__field_order" */
-        "{\"__data_type\":\"UTC \",\"__field_order\":[\"A\",\"__dup1__A\",\"B\"],\"A\":{\"type\":\"int\",\"value\":1},"
-        "\"__dup1__A\":{\"type\":\"int\",\"value\":2},\"B\":{\"type\":\"byte\",\"value\":3}}",
+        "{\"__data_type\":\"UTC \",\"__field_order\":[\"A\",\"__dup1__A\",\"B\"],\"A\":{\"type\":\"int\",\"value\":1},\"__dup1__A\":{\"type\":\"int\",\"value\":2},\"B\":{\"type\":\"byte\",\"value\":3}}",
         /* a locstring's substrings in the file's order */
         "{\"__data_type\":\"UTC \",\"L\":{\"__substring_order\":[5,1],\"type\":\"cexolocstring\",\"value\":{\"1\":\"a\",\"5\":\"b\"}}}",
         /* an order record */
-        "{\"__data_type\":\"UTC \",\"__layout\":{\"family\":\"bioware\",\"labels\":[1,1,0,1]},\"A\":{\"type\":\"int\",\"value\":1},"
-        "\"B\":{\"type\":\"int\",\"value\":2}}",
+        "{\"__data_type\":\"UTC \",\"__layout\":{\"family\":\"bioware\",\"labels\":[1,1,0,1]},\"A\":{\"type\":\"int\",\"value\":1},\"B\":{\"type\":\"int\",\"value\":2}}",
         /* nwn_gff's legacy "id" beside "value", and "value" before "type" */
-        "{\"__data_type\":\"UTC \",\"L\":{\"id\":9,\"type\":\"cexolocstring\",\"value\":{\"0\":\"x\"}},"
-        "\"V\":{\"value\":3,\"type\":\"word\"}}",
+        "{\"__data_type\":\"UTC \",\"L\":{\"id\":9,\"type\":\"cexolocstring\",\"value\":{\"0\":\"x\"}},\"V\":{\"value\":3,\"type\":\"word\"}}",
         /* escaped keys and text, a "__struct_id" on the struct field */
-        "{\"__data_type\":\"UTC \",\"K\\u00e9y\":{\"type\":\"cexostring\",\"value\":\"a\\tb\\u00e9\"},"
-        "\"S\":{\"__struct_id\":5,\"type\":\"struct\",\"value\":{\"X\":{\"type\":\"float\",\"value\":\"0x7fc00000\"}}}}",
+        "{\"__data_type\":\"UTC \",\"K\\u00e9y\":{\"type\":\"cexostring\",\"value\":\"a\\tb\\u00e9\"},\"S\":{\"__struct_id\":5,\"type\":\"struct\",\"value\":{\"X\":{\"type\":\"float\",\"value\":\"0x7fc00000\"}}}}",
         /* duplicate keys without "__field_order" */
         "{\"__data_type\":\"UTC \",\"A\":{\"type\":\"int\",\"value\":1},\"A\":{\"type\":\"int\",\"value\":2}}",
     };
@@ -339,8 +335,7 @@ static void bad_input_gives_the_trees_error(void **state)
         "{\"__data_type\":\"UTC \",\"V\":{\"type\":\"vector\",\"value\":[1,2]}}",
         "{\"__data_type\":\"UTC \",\"V\":{\"type\":\"void\",\"value64\":\"A*==\"}}",
         "{\"__data_type\":\"UTC \",\"__layout\":\"nobody\"}",
-        "{\"__data_type\":\"UTC \",\"__layout\":{\"family\":\"bioware\",\"labels\":[0,1,0,1]},\"A\":{\"type\":\"int\",\"value\":1},"
-        "\"B\":{\"type\":\"int\",\"value\":2}}",
+        "{\"__data_type\":\"UTC \",\"__layout\":{\"family\":\"bioware\",\"labels\":[0,1,0,1]},\"A\":{\"type\":\"int\",\"value\":1},\"B\":{\"type\":\"int\",\"value\":2}}",
         "{\"__data_type\":\"UTC \",\"__layout\":{\"family\":\"bioware\",\"labels\":[0,1]},\"A\":{\"type\":\"int\",\"value\":1}}x",
         "{\"__data_type\":\"UTC \",\"__layout\":{\"labels\":[0,1]},\"A\":{\"type\":\"int\",\"value\":1}}",
         "{\"__data_type\":\"UTC \",\"__layout\":{\"family\":\"bioware\",\"labels\":[0]},\"A\":{\"type\":\"int\",\"value\":1}}",
