@@ -59,11 +59,11 @@ typedef struct fkey {
 typedef struct fframe {
     uint8_t kind, got_type, got_value, has_sid, has_order, has_id, has_suborder;
     uint32_t sub_base, sub_n; /* F_FIELD: its "__substring_order" on the sub stack */
-    uint32_t dups; /* F_STRUCT: its "__dupN__" field keys */
-    uint32_t base;  /* F_STRUCT: first field on the field stack; F_LIST: first item; F_LOC: first StringID; F_ORDER: first entry */
-    uint32_t field; /* F_FIELD, F_LIST, F_LOC, F_VEC: the field on the field stack */
-    uint32_t depth; /* F_STRUCT: nesting (root 0) */
-    uint32_t sidx;  /* F_STRUCT: its index in structs */
+    uint32_t dups;            /* F_STRUCT: its "__dupN__" field keys */
+    uint32_t base;            /* F_STRUCT: first field on the field stack; F_LIST: first item; F_LOC: first StringID; F_ORDER: first entry */
+    uint32_t field;           /* F_FIELD, F_LIST, F_LOC, F_VEC: the field on the field stack */
+    uint32_t depth;           /* F_STRUCT: nesting (root 0) */
+    uint32_t sidx;            /* F_STRUCT: its index in structs */
     uint32_t order_base, order_n, vec_n;
     int64_t sid; /* F_FIELD: its "__struct_id" */
 } fframe;
@@ -86,12 +86,12 @@ typedef struct fstate {
     uint32_t *ist, ist_n, ist_cap; /* list items (struct indices) */
     fkey *ost;                     /* "__field_order" entries */
     uint32_t ost_n, ost_cap;
-    uint32_t *sst, sst_n, sst_cap; /* StringIDs of the open locstring */
-    uint32_t *sub, sub_n, sub_cap; /* "__substring_order" entries */
+    uint32_t *sst, sst_n, sst_cap;    /* StringIDs of the open locstring */
+    uint32_t *sub, sub_n, sub_cap;    /* "__substring_order" entries */
     uint32_t *runs, runs_n, runs_cap; /* the "__layout" object's open run list */
     relic_gff_order *order;           /* the "__layout" object's record, NULL when none */
     int layout_seen, family_seen;
-    uint8_t *scratch;              /* a locstring's substrings while they are reordered */
+    uint8_t *scratch; /* a locstring's substrings while they are reordered */
     uint32_t scratch_cap;
     /* the model */
     relic_gff_flat_struct *structs;
@@ -272,7 +272,8 @@ static int flat_real(int kind, const char *p, size_t n, int bits, uint64_t *out)
             uint64_t u = 0;
             for (size_t i = 2; i < n; i++) {
                 const int c = buf[i] | 0x20;
-                const int dg = buf[i] >= '0' && buf[i] <= '9' ? buf[i] - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+                const int dg = buf[i] >= '0' && buf[i] <= '9' ? buf[i] - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                                                                                    : -1;
                 if (dg < 0) return 0;
                 u = u << 4 | (uint64_t)dg;
             }
@@ -385,7 +386,8 @@ static int b64_digit(int c)
     if (c >= 'A' && c <= 'Z') return c - 'A';
     if (c >= 'a' && c <= 'z') return c - 'a' + 26;
     if (c >= '0' && c <= '9') return c - '0' + 52;
-    return c == '+' ? 62 : c == '/' ? 63 : -1;
+    return c == '+' ? 62 : c == '/' ? 63
+                                    : -1;
 }
 
 /* A VOID's "value64" (base64, as gff_json.c's get_base64 reads it)
@@ -447,7 +449,8 @@ static int scalar_value(fstate *fs, relic_gff_flat_field *f, int kind, const cha
     case RELIC_GFF_FIELD_TYPE_CHAR:
     case RELIC_GFF_FIELD_TYPE_SHORT:
     case RELIC_GFF_FIELD_TYPE_INT: {
-        const int64_t lo = f->type == RELIC_GFF_FIELD_TYPE_CHAR ? INT8_MIN : f->type == RELIC_GFF_FIELD_TYPE_SHORT ? INT16_MIN : INT32_MIN;
+        const int64_t lo = f->type == RELIC_GFF_FIELD_TYPE_CHAR ? INT8_MIN : f->type == RELIC_GFF_FIELD_TYPE_SHORT ? INT16_MIN
+                                                                                                                   : INT32_MIN;
         if (!flat_int(kind, p, n, lo, (uint64_t)(-(lo + 1)), &iv)) return 0;
         f->v = (uint32_t)(int32_t)iv; /* sign-extended to 32 bits */
         return 1;
@@ -895,8 +898,7 @@ static int f_end_map(void *ctx)
         const size_t size = (size_t)(fs->dblock + fs->dblock_used - head) - 4;
         if (size > UINT32_MAX - 4) return BAIL(fs);
         const fframe *ff = &fs->fr[fs->top - 2];
-        if (ff->has_suborder && !reorder_substrings(fs, head + 12, size - 8, fs->sst + fr->base, fs->sst_n - fr->base,
-                                                    fs->sub + ff->sub_base, ff->sub_n))
+        if (ff->has_suborder && !reorder_substrings(fs, head + 12, size - 8, fs->sst + fr->base, fs->sst_n - fr->base, fs->sub + ff->sub_base, ff->sub_n))
             return BAIL(fs);
         relic_store_u32le(head, (uint32_t)size);
         relic_store_u32le(head + 8, fs->sst_n - fr->base);
@@ -1026,7 +1028,8 @@ int relic_gff_json_to_gff_flat(const char *text, size_t len, relic_gff_encoding 
     fs->enc = enc == RELIC_GFF_ENC_AUTO ? RELIC_GFF_ENC_CP1252 : enc;
     fs->enc_auto = enc == RELIC_GFF_ENC_AUTO;
     fs->family = RELIC_GFF_LAYOUT_DEFAULT;
-    fs->block = len / 2 > FLAT_BLOCK ? FLAT_BLOCK : len / 2 < FLAT_MIN_BLOCK ? FLAT_MIN_BLOCK : len / 2;
+    fs->block = len / 2 > FLAT_BLOCK ? FLAT_BLOCK : len / 2 < FLAT_MIN_BLOCK ? FLAT_MIN_BLOCK
+                                                                             : len / 2;
     for (uint32_t t = 0; t <= RELIC_GFF_FIELD_TYPE_VECTOR; t++) {
         fs->type_name[t] = relic_gff_type_name(t);
         fs->type_pick[strlen(fs->type_name[t]) & 15][(fs->type_name[t][0] - 'a') % 26] = (uint8_t)(t + 1);

@@ -438,10 +438,10 @@ typedef struct fwstate {
     const relic_gff_flat *m;
     const relic_gff_family *fam;
     uint8_t *structs, *fields, *labels, *data, *fi, *li;
-    size_t ns, nf, nl, nd, nfi, nli;         /* bytes written to each */
+    size_t ns, nf, nl, nd, nfi, nli;            /* bytes written to each */
     size_t cap_s, cap_f, cap_d, cap_fi, cap_li; /* bytes each holds */
-    uint32_t *label_map;                     /* the model's label -> the file's + 1 (0: not used yet) */
-    uint32_t *stack;                         /* non-PRE placements: open structs' field indices */
+    uint32_t *label_map;                        /* the model's label -> the file's + 1 (0: not used yet) */
+    uint32_t *stack;                            /* non-PRE placements: open structs' field indices */
     size_t nstack;
     int bad;
 } fwstate;
@@ -549,7 +549,8 @@ static void flat_struct(fwstate *w, uint32_t s, uint32_t depth)
     }
     uint8_t *rec = w->structs + w->ns;
     relic_store_u32le(rec, st->id);
-    relic_store_u32le(rec + 4, n == 0 ? fam->empty_struct_data : n == 1 ? 0 : (uint32_t)fi_off);
+    relic_store_u32le(rec + 4, n == 0 ? fam->empty_struct_data : n == 1 ? 0
+                                                                        : (uint32_t)fi_off);
     relic_store_u32le(rec + 8, n);
     w->ns += 12;
     if (n > 1 && pre) w->nfi += 4 * (size_t)n;
