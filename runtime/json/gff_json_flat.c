@@ -6,13 +6,13 @@
  * value encoded once into the bytes the file's field data will hold, labels
  * deduplicated as they come, a struct's fields put in "__field_order"'s
  * order when it closes. gff_write.c then lays the records out in the
- * family's order. Only the common shape is read here, what relic's printer
- * and nwn_gff write ("type" before "value", "__struct_id" and
- * "__substring_order" before the value, "__encoding" before any text, no
- * "__layout" object, no legacy locstring "id" beside "value"); anything
- * else, and every error, goes to relic_gff_json_read_tree and
- * relic_gff_write_tree, which give the same bytes and say what is wrong,
- * with path and offset. */
+ * family's order (and an order record's, when the root's "__layout" is an
+ * object). Only the shape relic's printer and nwn_gff write is read here
+ * ("type" before "value", "__struct_id" and "__substring_order" before
+ * the value, "__encoding" before any text, no legacy locstring "id" beside
+ * "value"); anything else, and every error, goes to
+ * relic_gff_json_read_tree and relic_gff_write_tree, which give the same
+ * bytes and say what is wrong, with path and offset. */
 #include <math.h>
 #include <stdlib.h>
 #include <yajl/yajl_parse.h>
