@@ -34,8 +34,9 @@
 #define FLAT_MAX_DUPS 64
 /* The model's fields and encoded values live in blocks of at most this
  * many bytes (or one block of a larger run): nothing is copied to grow
- * them. A small text gets smaller blocks (half its size, at least
- * FLAT_MIN_BLOCK), since an arena may zero what it hands out. */
+ * them. A small text gets smaller blocks (a quarter of its size, at least
+ * FLAT_MIN_BLOCK: about what its records and values take), since an arena
+ * may zero what it hands out. */
 #define FLAT_BLOCK ((size_t)1 << 20)
 #define FLAT_MIN_BLOCK ((size_t)4096)
 
@@ -1028,8 +1029,9 @@ int relic_gff_json_to_gff_flat(const char *text, size_t len, relic_gff_encoding 
     fs->enc = enc == RELIC_GFF_ENC_AUTO ? RELIC_GFF_ENC_CP1252 : enc;
     fs->enc_auto = enc == RELIC_GFF_ENC_AUTO;
     fs->family = RELIC_GFF_LAYOUT_DEFAULT;
-    fs->block = len / 2 > FLAT_BLOCK ? FLAT_BLOCK : len / 2 < FLAT_MIN_BLOCK ? FLAT_MIN_BLOCK
-                                                                             : len / 2;
+    fs->block = len / 4;
+    if (fs->block > FLAT_BLOCK) fs->block = FLAT_BLOCK;
+    if (fs->block < FLAT_MIN_BLOCK) fs->block = FLAT_MIN_BLOCK;
     for (uint32_t t = 0; t <= RELIC_GFF_FIELD_TYPE_VECTOR; t++) {
         fs->type_name[t] = relic_gff_type_name(t);
         fs->type_pick[strlen(fs->type_name[t]) & 15][(fs->type_name[t][0] - 'a') % 26] = (uint8_t)(t + 1);
