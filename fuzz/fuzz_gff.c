@@ -5,8 +5,9 @@
  * JSON -> binary gives the same bytes as the tree written in the default
  * layout (unless a locstring repeats a StringID, which nwn_gff JSON cannot
  * hold: RELIC_E_UNSUPPORTED); the JSON printed from the file's bytes equals
- * the tree's; the auto encoding's JSON reads back; every rejection carries
- * a message. The JSON oracles run for one input in FUZZ_JSON_ONE_IN (4,
+ * the tree's; the auto encoding's JSON reads back; relic_gff_json_to_gff
+ * gives the bytes of the tree read back, in the JSON's family; every
+ * rejection carries a message. The JSON oracles run for one input in FUZZ_JSON_ONE_IN (4,
  * fuzz_sample.h), the others on every input. Seeds: ../shared/corpus/gff.
  * Mutation: LLVMFuzzerCustomMutator/CustomCrossOver change the GFF tree
  * (relic_gff_mutate, runtime/mutate/gff_tree_mutate.c: boundary values, type
@@ -103,6 +104,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (relic_gff_json_read_tree((const char *)json.data, json.size, RELIC_GFF_ENC_CP1252, &a, &t2, &err) != RELIC_OK) abort();
     if (relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &a, &back, NULL, &err) != RELIC_OK) abort();
     if (back.size != def.size || memcmp(back.data, def.data, def.size) != 0) abort();
+    {
+        /* JSON straight to bytes (relic_gff_json_to_gff): what the tree gives in the JSON's family */
+        relic_buf fam, flat;
+        relic_buf_init_arena(&fam, &bufs, 0);
+        relic_buf_init_arena(&flat, &bufs, 0);
+        if (relic_gff_write_tree(&t2, t2.family, &a, &fam, NULL, &err) != RELIC_OK) abort();
+        if (relic_gff_json_to_gff((const char *)json.data, json.size, RELIC_GFF_ENC_CP1252, &a, &flat, &err) != RELIC_OK) abort();
+        if (flat.size != fam.size || memcmp(flat.data, fam.data, fam.size) != 0) abort();
+    }
 done:
     relic_buf_free(&keep);
     relic_buf_free(&def);

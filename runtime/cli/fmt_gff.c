@@ -9,6 +9,7 @@
 
 #include "formats.h"
 #include "gff_cli.h"
+#include "gff_json_flat.h"
 #include "key_cli.h"
 #include "relic_gff.h"
 
@@ -211,12 +212,23 @@ static int gff_from_json(const cli_input *in, const char *out_path)
     relic_gff_tree t;
     relic_gff_encoding enc;
     relic_error err;
-    cli_huge_arena mem; /* the tree: about the JSON's size of fresh memory */
+    cli_huge_arena mem; /* the records and output, or the tree: fresh MBs */
     int rc;
     if (text_encoding(&enc)) return 1;
     cli_huge_arena_init(&mem, &a);
-    if (relic_gff_json_read_tree((const char *)in->map.bytes.data, in->map.bytes.size, enc, &a, &t,
-                                 &err) != RELIC_OK) {
+    relic_buf out;
+    relic_buf_init_arena(&out, &a, 0);
+    if (relic_gff_json_to_gff_flat((const char *)in->map.bytes.data, in->map.bytes.size, enc, &a, &out)) {
+        /* the common shape, straight to bytes (relic_gff_json_to_gff's fast path); checked as write_tree does */
+        relic_gff_doc check;
+        if (relic_gff_open(out.data, out.size, &a, NULL, NULL, &check, &err) != RELIC_OK) {
+            cli_error_in(out_path, "internal error: the written GFF does not validate", &err);
+            rc = 1;
+        } else {
+            rc = cli_write(out_path, out.data, out.size, in->path);
+        }
+    } else if (relic_gff_json_read_tree((const char *)in->map.bytes.data, in->map.bytes.size, enc, &a, &t,
+                                        &err) != RELIC_OK) {
         cli_report(stdout, in->path, &err);
         rc = 1;
     } else {

@@ -13,6 +13,7 @@
  * any file whose arrays have no gaps holding other bytes. The header and
  * the six arrays are written by the generated writer (relic_gff_write), so
  * every count and offset is recomputed from the arrays. */
+#include "gff_flat.h"
 #include "gff_order.h"
 #include "relic_gff.h"
 #include "relic_gen.h"
@@ -426,6 +427,240 @@ static relic_status write_sequential(const relic_gff_tree *t, const relic_gff_fa
         if (st != RELIC_OK) return st;
     }
     return emit(scratch, t->file_type, &w.structs, &w.fields, &w.labels, &w.data, &w.fi, &w.li, out, err);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The flat model (gff_flat.h): the same walk as put_struct over 16-byte  */
+/* field records whose values are already encoded                         */
+/* ---------------------------------------------------------------------- */
+
+typedef struct fwstate {
+    const relic_gff_flat *m;
+    const relic_gff_family *fam;
+    uint8_t *structs, *fields, *labels, *data, *fi, *li;
+    size_t ns, nf, nl, nd, nfi, nli;            /* bytes written to each */
+    size_t cap_s, cap_f, cap_d, cap_fi, cap_li; /* bytes each holds */
+    uint32_t *label_map;                        /* the model's label -> the file's + 1 (0: not used yet) */
+    uint32_t *stack;                            /* non-PRE placements: open structs' field indices */
+    size_t nstack;
+    int bad;
+} fwstate;
+
+/* Bytes an encoded complex value takes (its own length word or byte
+ * says); 0 for inline types. */
+static uint64_t flat_value_size(const relic_gff_flat_field *f)
+{
+    const uint8_t *p = (const uint8_t *)(uintptr_t)f->v;
+    switch (f->type) {
+    case RELIC_GFF_FIELD_TYPE_DWORD64:
+    case RELIC_GFF_FIELD_TYPE_INT64:
+    case RELIC_GFF_FIELD_TYPE_DOUBLE: return 8;
+    case RELIC_GFF_FIELD_TYPE_CEXOSTRING:
+    case RELIC_GFF_FIELD_TYPE_VOID:
+    case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: return 4 + (uint64_t)relic_load_u32le(p);
+    case RELIC_GFF_FIELD_TYPE_RESREF: return 1 + (uint64_t)p[0];
+    case RELIC_GFF_FIELD_TYPE_ORIENTATION: return 16;
+    case RELIC_GFF_FIELD_TYPE_VECTOR: return 12;
+    default: return 0;
+    }
+}
+
+static void flat_struct(fwstate *w, uint32_t s, uint32_t depth);
+
+/* Field f's entry (first-use label, value copied, a list's record
+ * reserved); child is a struct field's struct index. Returns its index. */
+static uint32_t flat_entry(fwstate *w, const relic_gff_flat_field *f, uint32_t child)
+{
+    const relic_gff_flat *m = w->m;
+    const uint32_t fidx = (uint32_t)(w->nf / 12);
+    uint32_t data;
+    if (f->label >= m->label_count || f->type > RELIC_GFF_FIELD_TYPE_VECTOR || w->nf + 12 > w->cap_f) {
+        w->bad = 1;
+        return fidx;
+    }
+    uint32_t label = w->label_map[f->label];
+    if (!label) {
+        memcpy(w->labels + w->nl, m->labels[f->label], 16);
+        w->nl += 16;
+        label = w->label_map[f->label] = (uint32_t)(w->nl / 16);
+    }
+    const uint64_t vs = flat_value_size(f);
+    if (vs > w->cap_d - w->nd) {
+        w->bad = 1;
+        return fidx;
+    }
+    if (vs) {
+        data = (uint32_t)w->nd;
+        memcpy(w->data + w->nd, (const uint8_t *)(uintptr_t)f->v, (size_t)vs);
+        w->nd += (size_t)vs;
+    } else if (f->type == RELIC_GFF_FIELD_TYPE_STRUCT) {
+        data = child;
+    } else if (f->type == RELIC_GFF_FIELD_TYPE_LIST) {
+        if (f->v >= m->list_words || m->lists[f->v] > m->list_words - f->v - 1 ||
+            4 + 4 * (uint64_t)m->lists[f->v] > w->cap_li - w->nli) {
+            w->bad = 1;
+            return fidx;
+        }
+        data = (uint32_t)w->nli;
+        relic_store_u32le(w->li + w->nli, m->lists[f->v]);
+        w->nli += 4 + 4 * (size_t)m->lists[f->v];
+    } else {
+        data = (uint32_t)f->v;
+    }
+    uint8_t *fr = w->fields + w->nf;
+    relic_store_u32le(fr, f->type);
+    relic_store_u32le(fr + 4, label - 1);
+    relic_store_u32le(fr + 8, data);
+    w->nf += 12;
+    return fidx;
+}
+
+static void flat_children(fwstate *w, const relic_gff_flat_field *f, uint32_t fidx, uint32_t depth)
+{
+    const relic_gff_flat *m = w->m;
+    if (f->type == RELIC_GFF_FIELD_TYPE_STRUCT) {
+        flat_struct(w, (uint32_t)(f->v > UINT32_MAX ? UINT32_MAX : f->v), depth + 1);
+    } else if (f->type == RELIC_GFF_FIELD_TYPE_LIST) {
+        const uint32_t *rec = m->lists + f->v; /* checked by flat_entry */
+        const size_t loff = relic_load_u32le(w->fields + (size_t)fidx * 12 + 8);
+        for (uint32_t k = 0; k < rec[0] && !w->bad; k++) {
+            relic_store_u32le(w->li + loff + 4 + 4 * (size_t)k, (uint32_t)(w->ns / 12));
+            flat_struct(w, rec[1 + k], depth + 1);
+        }
+    }
+}
+
+/* put_struct's order, over the flat model. */
+static void flat_struct(fwstate *w, uint32_t s, uint32_t depth)
+{
+    const relic_gff_flat *m = w->m;
+    const relic_gff_family *fam = w->fam;
+    if (w->bad || depth > RELIC_GFF_MAX_DEPTH || s >= m->struct_count || w->ns + 12 > w->cap_s) {
+        w->bad = 1;
+        return;
+    }
+    const relic_gff_flat_struct *st = &m->structs[s];
+    const uint32_t n = st->count, si = (uint32_t)(w->ns / 12);
+    const int pre = fam->fi_placement == RELIC_GFF_FI_PRE;
+    const size_t fi_off = w->nfi, stack_base = w->nstack;
+    if (n > 1 && 4 * (uint64_t)n > w->cap_fi - w->nfi) {
+        w->bad = 1;
+        return;
+    }
+    uint8_t *rec = w->structs + w->ns;
+    relic_store_u32le(rec, st->id);
+    relic_store_u32le(rec + 4, n == 0 ? fam->empty_struct_data : n == 1 ? 0
+                                                                        : (uint32_t)fi_off);
+    relic_store_u32le(rec + 8, n);
+    w->ns += 12;
+    if (n > 1 && pre) w->nfi += 4 * (size_t)n;
+    for (uint32_t i = 0; i < n && !w->bad; i++) {
+        const relic_gff_flat_field *f = &st->fields[i];
+        const uint32_t child = (uint32_t)(w->ns / 12);
+        const int after = f->type == RELIC_GFF_FIELD_TYPE_STRUCT && fam->struct_entry_after_child;
+        if (after) flat_children(w, f, 0, depth);
+        const uint32_t fidx = flat_entry(w, f, child);
+        if (w->bad) return;
+        if (n == 1) {
+            relic_store_u32le(w->structs + (size_t)si * 12 + 4, fidx);
+        } else if (pre) {
+            relic_store_u32le(w->fi + fi_off + 4 * (size_t)i, fidx);
+        } else {
+            w->stack[w->nstack++] = fidx; /* at most the fi words: sized so */
+            if (i == n - 1 && fam->fi_placement == RELIC_GFF_FI_LAST_ENTRY) {
+                relic_store_u32le(w->structs + (size_t)si * 12 + 4, (uint32_t)w->nfi);
+                memcpy(w->fi + w->nfi, w->stack + stack_base, 4 * (size_t)n);
+                w->nfi += 4 * (size_t)n;
+                w->nstack = stack_base;
+            }
+        }
+        if (!after) flat_children(w, f, fidx, depth);
+    }
+    if (n > 1 && fam->fi_placement == RELIC_GFF_FI_POST && !w->bad) {
+        relic_store_u32le(w->structs + (size_t)si * 12 + 4, (uint32_t)w->nfi);
+        memcpy(w->fi + w->nfi, w->stack + stack_base, 4 * (size_t)n);
+        w->nfi += 4 * (size_t)n;
+        w->nstack = stack_base;
+    }
+}
+
+/* The header of a file whose six arrays lie contiguous from byte 56 in
+ * order, of the given sizes in bytes: what the generated writer derives
+ * from the same arrays (emit), written here because the arrays are
+ * already in place. */
+static void flat_header(uint8_t *p, const char file_type[4], const uint64_t sizes[6])
+{
+    static const uint32_t pos[6][2] = {
+        {RELIC_GFF_HEADER_STRUCT_OFFSET_POS, RELIC_GFF_HEADER_STRUCT_COUNT_POS},
+        {RELIC_GFF_HEADER_FIELD_OFFSET_POS, RELIC_GFF_HEADER_FIELD_COUNT_POS},
+        {RELIC_GFF_HEADER_LABEL_OFFSET_POS, RELIC_GFF_HEADER_LABEL_COUNT_POS},
+        {RELIC_GFF_HEADER_FIELD_DATA_OFFSET_POS, RELIC_GFF_HEADER_FIELD_DATA_COUNT_POS},
+        {RELIC_GFF_HEADER_FIELD_INDICES_OFFSET_POS, RELIC_GFF_HEADER_FIELD_INDICES_COUNT_POS},
+        {RELIC_GFF_HEADER_LIST_INDICES_OFFSET_POS, RELIC_GFF_HEADER_LIST_INDICES_COUNT_POS},
+    };
+    /* counts: records for structs, fields and labels, bytes for the rest */
+    static const uint32_t unit[6] = {12, 12, 16, 1, 1, 1};
+    uint64_t at = RELIC_GFF_HEADER_SIZE;
+    memcpy(p + RELIC_GFF_HEADER_FILE_TYPE_POS, file_type, 4);
+    memcpy(p + RELIC_GFF_HEADER_FILE_VERSION_POS, "V3.2", 4);
+    for (int i = 0; i < 6; i++) {
+        relic_store_u32le(p + pos[i][0], (uint32_t)at);
+        relic_store_u32le(p + pos[i][1], (uint32_t)(sizes[i] / unit[i]));
+        at += sizes[i];
+    }
+}
+
+relic_status relic_gff_write_flat(const relic_gff_flat *m, relic_gff_layout layout, relic_arena *scratch,
+                                  relic_buf *out, relic_error *err)
+{
+    fwstate w;
+    memset(&w, 0, sizeof w);
+    w.m = m;
+    w.fam = relic_gff_family_of(layout);
+    uint64_t fi_words = 0;
+    for (uint32_t s = 0; s < m->struct_count; s++)
+        if (m->structs[s].count > 1) fi_words += m->structs[s].count;
+    const uint64_t sizes[6] = {12 * (uint64_t)m->struct_count, 12 * (uint64_t)m->field_count, 16 * (uint64_t)m->label_count,
+                               m->data_size, 4 * fi_words, 4 * (uint64_t)m->list_words};
+    const uint64_t total = RELIC_GFF_HEADER_SIZE + sizes[0] + sizes[1] + sizes[2] + sizes[3] + sizes[4] + sizes[5];
+    if (m->struct_count == 0) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "a GFF without its top-level struct");
+    if (total > UINT32_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, NULL, "the GFF would be larger than 4 GiB");
+    w.label_map = relic_arena_array(scratch, m->label_count ? m->label_count : 1, 4, 4);
+    w.stack = w.fam->fi_placement == RELIC_GFF_FI_PRE ? NULL : relic_arena_array(scratch, fi_words ? (size_t)fi_words : 1, 4, 4);
+    if (!w.label_map || (w.fam->fi_placement != RELIC_GFF_FI_PRE && !w.stack))
+        return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF");
+    memset(w.label_map, 0, (size_t)m->label_count * 4);
+    /* the arrays are written where they lie in the output: reserved, not
+     * zero-filled, committed once every byte is written */
+    uint8_t *base = relic_buf_reserve(out, (size_t)total);
+    if (!base) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "cannot grow the output to %llu bytes", (unsigned long long)total);
+    uint8_t *p = base + RELIC_GFF_HEADER_SIZE;
+    uint8_t **arr[6] = {&w.structs, &w.fields, &w.labels, &w.data, &w.fi, &w.li};
+    for (int i = 0; i < 6; i++) {
+        *arr[i] = p;
+        p += sizes[i];
+    }
+    w.cap_s = (size_t)sizes[0], w.cap_f = (size_t)sizes[1], w.cap_d = (size_t)sizes[3], w.cap_fi = (size_t)sizes[4];
+    w.cap_li = (size_t)sizes[5];
+    flat_struct(&w, 0, 0);
+    /* a tree: every record reached exactly once */
+    if (w.bad || w.ns != sizes[0] || w.nf != sizes[1] || w.nl != sizes[2] || w.nd != sizes[3] || w.nfi != sizes[4] ||
+        w.nli != sizes[5])
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "the flat GFF model is not a tree of its records");
+    if (relic_gff_order_used(m->order)) {
+        /* the records moved in place to where the file had them */
+        relic_buf b[6];
+        uint8_t *at[6] = {w.structs, w.fields, w.labels, w.data, w.fi, w.li};
+        for (int i = 0; i < 6; i++) {
+            relic_buf_init_fixed(&b[i], at[i], (size_t)sizes[i]);
+            b[i].size = (size_t)sizes[i];
+        }
+        relic_status st = gff_order_apply(m->order, &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], scratch, err);
+        if (st != RELIC_OK) return st;
+    }
+    flat_header(base, m->file_type, sizes);
+    relic_buf_commit(out, (size_t)total);
+    return RELIC_OK;
 }
 
 /* ---------------------------------------------------------------------- */

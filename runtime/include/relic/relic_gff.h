@@ -630,6 +630,23 @@ size_t relic_gff_format_double(double v, char out[32]);
 relic_status relic_gff_json_read_tree(const char *text, size_t len, relic_gff_encoding enc, relic_arena *a,
                                       relic_gff_tree *out, relic_error *err);
 
+/** nwn_gff JSON straight to GFF V3.2 bytes, appended to out: the bytes,
+ *  and on bad input the error, that relic_gff_json_read_tree followed by
+ *  relic_gff_write_tree(t, t->family) give (BioWare, *Aurora engine
+ *  specifications*, GFF §3-4; neverwinter.nim, gffjson.nim), about 1.5
+ *  times as fast (docs/benchmarks.md, "JSON -> GFF"). The shape relic and
+ *  nwn_gff print ("type" before "value", "__struct_id" and
+ *  "__substring_order" before the value, "__encoding" before any text,
+ *  the root's "__layout" name or object) is converted from the parser's
+ *  events through 16-byte field records, with no tree; any other shape,
+ *  and any error, goes through those two calls (what the first try took
+ *  stays in a). Every working byte comes from a: 16 bytes a field, the
+ *  encoded values (about the field data's size), the JSON parser's state;
+ *  out may grow in a. Errors: as relic_gff_json_read_tree and
+ *  relic_gff_write_tree, with the JSON path and byte offset. */
+relic_status relic_gff_json_to_gff(const char *text, size_t len, relic_gff_encoding enc, relic_arena *a, relic_buf *out,
+                                   relic_error *err);
+
 /** The nwn_gff type name of a field type id ("dword", "cexolocstring",
  *  "orientation"), NULL when unknown; and back (returns 0 when unknown). */
 const char *relic_gff_type_name(uint32_t type);
