@@ -8,6 +8,9 @@ PREFIX  ?= /usr/local
 # where Debian's python3 looks: /usr/lib/python3/dist-packages, else <prefix>/lib/python3.N/dist-packages
 PYVER ?= $(shell /usr/bin/python3 -c 'import sys; print("python%d.%d" % sys.version_info[:2])' 2>/dev/null || echo python3)
 PYTHON_DIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/$(PYVER)/dist-packages)
+# the python3 that runs gen/amalgamate.py and the tests' scripts: Debian's (make deps), not whatever
+# python3 PATH finds first, which may be a wrapper (a pyenv shim costs 0.6 s of CPU per start)
+PYTHON ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
 BUILD   ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
@@ -393,7 +396,7 @@ HDRS_trn  = relic_trn.h
 HDRS_tres = relic_audio.h relic_groff.h relic_grf.h relic_swp.h relic_wtd.h relic_tpm.h relic_tri.h relic_trr.h relic_lzss.h relic_adpcm.h
 amalgamation:
 	@mkdir -p $(AMALG_DIR)
-	python3 gen/amalgamate.py --out $(AMALG_DIR) --name $(AMALG_NAME) $(addprefix -I,$(RUNTIME_INC) $(addprefix generated/,$(GEN_FAMILIES))) \
+	$(PYTHON) gen/amalgamate.py --out $(AMALG_DIR) --name $(AMALG_NAME) $(addprefix -I,$(RUNTIME_INC) $(addprefix generated/,$(GEN_FAMILIES))) \
 	  $(patsubst -D%,-D %,$(call subset_defs,$(AMALG_FORMATS))) \
 	  $(addprefix --header runtime/include/relic/,relic.h $(foreach f,$(AMALG_FORMATS),$(HDRS_$(f)))) \
 	  $(call subset_srcs,$(AMALG_FORMATS))

@@ -4,13 +4,15 @@
  * per distinct model the region instances use and one instance per region
  * entry, each mesh's vertex, texture-coordinate and triangle counts equal
  * its GRF geometry's (both geometry forms), every instance names a mesh,
- * and the text is a fixed point of TPM read -> write; mutated levels
+ * and the text is a fixed point of TPM read -> write; object sections of one
+ * name get mesh blocks told apart by section index; mutated levels
  * convert or are refused, never crash. Real file:
  * ../shared/corpus/grf (skipped, saying so, when absent). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -221,6 +223,68 @@ static void mutated_levels_convert_or_are_refused(void **state)
     relic_unmap(&map);
 }
 
+/* Two object sections of one name: each mesh block gets "#<section index>" after the name,
+ * and the instances name those blocks; a model whose name no other object section has keeps
+ * it bare. (The demo level names its models apart: two are given one name here.) */
+static void object_sections_sharing_a_name_are_told_apart_by_index(void **state)
+{
+    (void)state;
+    relic_mapping map;
+    relic_error err;
+    relic_groff_view v;
+    relic_groff_file gm;
+    relic_grf_file f;
+    relic_arena a;
+    if (relic_map_file(DEMO_GRF, 0, &map, &err) != RELIC_OK) {
+        print_message("note: %s not found: this real-file test is skipped\n", DEMO_GRF);
+        return;
+    }
+    relic_arena_init_heap(&a, 0);
+    assert_int_equal(relic_groff_validate(map.bytes.data, map.bytes.size, &v, &err), RELIC_OK);
+    assert_int_equal(relic_groff_decode(&v, &a, &gm, &err), RELIC_OK);
+    assert_int_equal(relic_grf_file_decode(&gm, &a, &f, &err), RELIC_OK);
+    /* the first two distinct objects the region's instances use */
+    const relic_grf_region_file *r = NULL;
+    for (size_t i = 0; i < f.container.sections_count && !r; i++)
+        if (f.kinds[i] == RELIC_GRF_REGION) r = f.models[i];
+    assert_non_null(r);
+    size_t first = SIZE_MAX, second = SIZE_MAX;
+    for (size_t k = 0; k < r->instances_count && second == SIZE_MAX; k++) {
+        size_t i = r->instances[k].object - (size_t)RELIC_GROFF_SECTION_HANDLE_BASE;
+        if (first == SIZE_MAX) first = i;
+        else if (i != first) second = i;
+    }
+    assert_true(second != SIZE_MAX);
+    f.container.sections[second].name = f.container.sections[first].name;
+
+    relic_buf text;
+    relic_buf_init(&text, 0);
+    if (tpm_from_grf_scratch(&f, &text, NULL, &err) != RELIC_OK) fail_msg("%s: %s", err.path, err.message);
+    relic_tpm_file t;
+    assert_int_equal(relic_tpm_parse("shared.tpm", text.data, text.size, &a, &t, &err), RELIC_OK);
+    char want[2][32];
+    snprintf(want[0], sizeof want[0], "#%zu", first);
+    snprintf(want[1], sizeof want[1], "#%zu", second);
+    const char *names[2] = {NULL, NULL};
+    uint32_t bare = 0, meshes = 0;
+    for (uint32_t b = 0; b < t.block_count; b++) {
+        if (t.blocks[b].kind != RELIC_TPM_MESH) continue;
+        const char *nm = t.blocks[b].name, *hash = strrchr(nm, '#');
+        meshes++;
+        if (!hash) bare++;
+        for (int w = 0; w < 2; w++)
+            if (hash && !strcmp(hash, want[w])) names[w] = nm;
+    }
+    assert_non_null(names[0]);
+    assert_non_null(names[1]);
+    assert_true(strchr(names[0], '#') - names[0] == strchr(names[1], '#') - names[1]);
+    assert_memory_equal(names[0], names[1], (size_t)(strchr(names[0], '#') - names[0]));
+    assert_int_equal(bare, meshes - 2); /* every other model keeps its own name */
+    relic_buf_free(&text);
+    relic_arena_release(&a);
+    relic_unmap(&map);
+}
+
 static void a_file_without_region_is_not_a_level(void **state)
 {
     (void)state;
@@ -239,6 +303,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(demo_grf_models_become_tpm_meshes_with_their_counts),
         cmocka_unit_test(mutated_levels_convert_or_are_refused),
+        cmocka_unit_test(object_sections_sharing_a_name_are_told_apart_by_index),
         cmocka_unit_test(a_file_without_region_is_not_a_level),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,6 +19,8 @@
 
 #include <cmocka.h>
 
+#include "test_pass.h"
+
 #include "relic_wtd.h"
 
 #define CORPUS_WTD "../shared/corpus/wtd/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Distribution__Demo__data__pv.wtd"
@@ -158,12 +160,15 @@ static void test_random_grids_of_every_size_round_trip_exactly(void **state)
             fill(g, w, h, (w + h) % 3);
             roundtrip(g, w, h);
         }
+    /* a semantic sweep over sizes (the small ones above cover every padding case): one size in
+     * TEST_PASS_STRIDE in the sanitizer pass (tests/test_pass.h), all of them in the plain pass */
+    size_t big = 0;
     for (uint32_t s = 65; s <= 512; s++) {
         int pow2_near = 0;
         for (uint32_t p = 128; p <= 512; p *= 2) pow2_near |= s + 1 >= p && s <= p + 1;
         if (s % 9 != 0 && !pow2_near) continue;
         fill(g, s, s, s % 3);
-        roundtrip(g, s, s);
+        if (test_take(big++)) roundtrip(g, s, s);
     }
     const uint32_t rect[][2] = {{512, 3}, {5, 300}, {257, 129}, {100, 511}};
     for (size_t k = 0; k < sizeof rect / sizeof rect[0]; k++) {

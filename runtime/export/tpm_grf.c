@@ -35,7 +35,8 @@ typedef struct conv {
     relic_buf *o;
     relic_grf_symbols symbols;
     relic_error *err;
-    size_t section; /* the object section being written, for messages */
+    size_t section;       /* the object section being written, for messages */
+    const uint8_t *named; /* per section: 1 when another object section has its name (model_name) */
 } conv;
 
 /* A section's decoded model and kind, or NULL. */
@@ -254,17 +255,45 @@ static relic_status put_mesh(conv *c, size_t i, const char *model_name)
     return st;
 }
 
+/* An object section's name handle and index, sorted by name to find the shared names. */
+typedef struct named_section {
+    uint32_t name;
+    uint32_t index;
+} named_section;
+
+static int by_name(const void *a, const void *b)
+{
+    const named_section *x = a, *y = b;
+    return x->name < y->name ? -1 : x->name > y->name;
+}
+
+/* c->named: which object sections share their name with another one, found once by sorting
+ * (asking every other section for each instance was quadratic: a level of a few thousand
+ * instances and sections spent a quarter of its conversion there) */
+static relic_status mark_shared_names(conv *c, relic_arena *scratch)
+{
+    const relic_grf_file *f = c->f;
+    size_t count = f->container.sections_count, k = 0;
+    uint8_t *named = relic_arena_array(scratch, count ? count : 1, 1, 1);
+    named_section *v = relic_arena_array(scratch, count ? count : 1, sizeof *v, _Alignof(named_section));
+    if (!named || !v) return relic_fail(c->err, RELIC_E_NOMEM, 0, NULL, "no memory");
+    for (size_t i = 0; i < count; i++)
+        if (f->kinds[i] == RELIC_GRF_OBJECT) v[k++] = (named_section){f->container.sections[i].name, (uint32_t)i};
+    relic_status st = relic_sort(v, k, sizeof *v, by_name, scratch);
+    if (st != RELIC_OK) return relic_fail(c->err, st, 0, NULL, "no memory");
+    for (size_t j = 0; j + 1 < k; j++)
+        if (v[j].name == v[j + 1].name) named[v[j].index] = named[v[j + 1].index] = 1;
+    c->named = named;
+    return RELIC_OK;
+}
+
 /* The name a model's mesh block gets: its object section's name, made
  * unique with "#<section index>" when another object section has it. */
 static void model_name(conv *c, size_t i, char *out, size_t n)
 {
     const char *s = relic_grf_symbols_name(&c->symbols, c->f->container.sections[i].name);
-    int shared = 0;
-    for (size_t j = 0; s && j < c->f->container.sections_count && !shared; j++)
-        if (j != i && c->f->kinds[j] == RELIC_GRF_OBJECT && c->f->container.sections[j].name == c->f->container.sections[i].name)
-            shared = 1;
     if (!s || !*s) snprintf(out, n, "model#%zu", i);
-    else if (shared) snprintf(out, n, "%s#%zu", s, i);
+    else if (c->named[i]) snprintf(out, n, "%s#%zu", s, i);
     else snprintf(out, n, "%s", s);
 }
 
@@ -274,7 +303,7 @@ relic_status relic_tpm_from_grf(const relic_grf_file *f, relic_arena *scratch, r
     const relic_grf_region_file *r = NULL;
     const relic_grf_region_v11_file *r11 = NULL;
     relic_status st = RELIC_OK;
-    conv c = {f, out, {NULL, 0}, err, 0};
+    conv c = {f, out, {NULL, 0}, err, 0, NULL};
     char name[2 * NAME_MAX_LEN + 32];
     if (mesh_count) *mesh_count = 0;
     if (!f || !out || !scratch) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "relic_tpm_from_grf: NULL argument");
@@ -289,7 +318,7 @@ relic_status relic_tpm_from_grf(const relic_grf_file *f, relic_arena *scratch, r
         return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "no memory");
     }
     memset(used, 0, f->container.sections_count);
-    if ((st = relic_grf_symbols_index(&f->container, scratch, &c.symbols, err))) {
+    if ((st = relic_grf_symbols_index(&f->container, scratch, &c.symbols, err)) || (st = mark_shared_names(&c, scratch))) {
         return st;
     }
     relic_buf_puts(out, "// written by relic from a Trespasser level: one mesh per model (object space, Z up),\n"
