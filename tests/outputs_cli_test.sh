@@ -97,6 +97,12 @@ fi
 
 # ---- get -> set on the corpus .bic files (cp1252 and UTF-8 text) ----
 bics=$(ls "$C"/gff/*.bic 2>/dev/null)
+# make test's sanitizer pass (CORPUS_SWEEPS=0) takes the first file: the sweep over all of them
+# runs once, in the plain pass (a sanitizer relic costs about 30 ms of CPU a start)
+if [ "${CORPUS_SWEEPS:-1}" = 0 ] && [ -n "$bics" ]; then
+    echo "note: CORPUS_SWEEPS=0: get -> set on the first of $(echo "$bics" | wc -l) .bic files (make test's plain pass takes all)"
+    bics=$(echo "$bics" | head -1)
+fi
 if [ -z "$bics" ]; then
     echo "note: $C/gff not found: the get -> set tests are skipped"
 else

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "gff_json_flat.h"
+#include "test_pass.h"
 #include "heap_guard.h"
 #include "relic_gff.h"
 
@@ -392,6 +393,7 @@ static void corpus_gives_the_trees_bytes(void **state)
     }
     struct dirent *e;
     int files = 0, fast_files = 0;
+    size_t seen = 0;
     while ((e = readdir(dir))) {
         char path[1024];
         relic_mapping m;
@@ -399,7 +401,7 @@ static void corpus_gives_the_trees_bytes(void **state)
         relic_arena a;
         relic_gff_doc d;
         relic_buf j;
-        if (e->d_name[0] == '.') continue;
+        if (e->d_name[0] == '.' || !test_take(seen++)) continue; /* one file in 8 in the sanitizer pass */
         snprintf(path, sizeof path, "%s/%s", CORPUS_DIR, e->d_name);
         if (relic_map_file(path, 0, &m, &err) != RELIC_OK) continue;
         relic_arena_init_heap(&a, 0);
