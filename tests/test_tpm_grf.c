@@ -87,23 +87,31 @@ static void expected(const relic_grf_file *f, uint32_t object, uint32_t *nv, uin
     forms[1] = 1;
 }
 
+/* The demo level mapped and decoded into a, or 0 (said) when it is absent. */
+static int open_demo(relic_mapping *map, relic_arena *a, relic_grf_file *f)
+{
+    relic_error err;
+    relic_groff_view v;
+    relic_groff_file gm;
+    if (relic_map_file(DEMO_GRF, 0, map, &err) != RELIC_OK) {
+        print_message("note: %s not found: this real-file test is skipped\n", DEMO_GRF);
+        return 0;
+    }
+    relic_arena_init_heap(a, 0);
+    assert_int_equal(relic_groff_validate(map->bytes.data, map->bytes.size, &v, &err), RELIC_OK);
+    assert_int_equal(relic_groff_decode(&v, a, &gm, &err), RELIC_OK);
+    assert_int_equal(relic_grf_file_decode(&gm, a, f, &err), RELIC_OK);
+    return 1;
+}
+
 static void demo_grf_models_become_tpm_meshes_with_their_counts(void **state)
 {
     (void)state;
     relic_mapping map;
     relic_error err;
-    relic_groff_view v;
-    relic_groff_file gm;
     relic_grf_file f;
     relic_arena a;
-    if (relic_map_file(DEMO_GRF, 0, &map, &err) != RELIC_OK) {
-        print_message("note: %s not found: this real-file test is skipped\n", DEMO_GRF);
-        return;
-    }
-    relic_arena_init_heap(&a, 0);
-    assert_int_equal(relic_groff_validate(map.bytes.data, map.bytes.size, &v, &err), RELIC_OK);
-    assert_int_equal(relic_groff_decode(&v, &a, &gm, &err), RELIC_OK);
-    assert_int_equal(relic_grf_file_decode(&gm, &a, &f, &err), RELIC_OK);
+    if (!open_demo(&map, &a, &f)) return;
 
     relic_buf text;
     uint32_t meshes = 0;
@@ -231,18 +239,9 @@ static void object_sections_sharing_a_name_are_told_apart_by_index(void **state)
     (void)state;
     relic_mapping map;
     relic_error err;
-    relic_groff_view v;
-    relic_groff_file gm;
     relic_grf_file f;
     relic_arena a;
-    if (relic_map_file(DEMO_GRF, 0, &map, &err) != RELIC_OK) {
-        print_message("note: %s not found: this real-file test is skipped\n", DEMO_GRF);
-        return;
-    }
-    relic_arena_init_heap(&a, 0);
-    assert_int_equal(relic_groff_validate(map.bytes.data, map.bytes.size, &v, &err), RELIC_OK);
-    assert_int_equal(relic_groff_decode(&v, &a, &gm, &err), RELIC_OK);
-    assert_int_equal(relic_grf_file_decode(&gm, &a, &f, &err), RELIC_OK);
+    if (!open_demo(&map, &a, &f)) return;
     /* the first two distinct objects the region's instances use */
     const relic_grf_region_file *r = NULL;
     for (size_t i = 0; i < f.container.sections_count && !r; i++)

@@ -135,15 +135,6 @@ static int key_is(const fstate *fs, const char *k, uint32_t n) { return fs->klen
 
 /* ---------------------------------------------------------------- labels */
 
-static uint32_t hash16(const char key[16])
-{
-    uint64_t a, b;
-    memcpy(&a, key, 8);
-    memcpy(&b, key + 8, 8);
-    const uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full);
-    return (uint32_t)(h ^ (h >> 29));
-}
-
 /* The 16 NUL-padded windows-1252 bytes of a label (a "__dupN__" prefix
  * dropped: *dup set); 0 when it has no such form (as set_label refuses). */
 static int label_bytes(const char *key, uint32_t klen, char out[16], int *dup)
@@ -191,7 +182,7 @@ static uint32_t label_find(fstate *fs, const char key[16], int insert)
     uint64_t k0, k1;
     memcpy(&k0, key, 8);
     memcpy(&k1, key + 8, 8);
-    for (uint32_t slot = hash16(key) & fs->hash_mask;; slot = (slot + 1) & fs->hash_mask) {
+    for (uint32_t slot = (uint32_t)relic_gff_label_hash(key) & fs->hash_mask;; slot = (slot + 1) & fs->hash_mask) {
         const uint32_t e = fs->hash[slot];
         uint64_t l0, l1;
         if (e) {
@@ -223,7 +214,7 @@ static uint32_t label_find(fstate *fs, const char key[16], int insert)
             if (!h) return no_label(fs);
             memset(h, 0, (size_t)size * 4);
             for (uint32_t i = 0; i < fs->nl; i++) {
-                uint32_t s = hash16(fs->labels[i]) & (size - 1);
+                uint32_t s = (uint32_t)relic_gff_label_hash(fs->labels[i]) & (size - 1);
                 while (h[s]) s = (s + 1) & (size - 1);
                 h[s] = i + 1;
             }

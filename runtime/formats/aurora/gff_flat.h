@@ -7,6 +7,8 @@
 #ifndef RELIC_GFF_FLAT_H
 #define RELIC_GFF_FLAT_H
 
+#include <string.h>
+
 #include "relic_gff.h"
 
 /* A field. v by type: the 32-bit DataOrDataOffset of an inline type
@@ -55,5 +57,17 @@ typedef struct relic_gff_flat {
  * RELIC_E_NOMEM. */
 relic_status relic_gff_write_flat(const relic_gff_flat *m, relic_gff_layout layout, relic_arena *scratch,
                                   relic_buf *out, relic_error *err);
+
+/* A label's 16 bytes (NUL-padded) hashed as two words, a multiply each
+ * (once per field read or written): the label tables of gff_write.c and of
+ * the JSON reader's fast path. */
+static inline uint64_t relic_gff_label_hash(const char key[16])
+{
+    uint64_t a, b;
+    memcpy(&a, key, 8);
+    memcpy(&b, key + 8, 8);
+    const uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full);
+    return h ^ (h >> 29);
+}
 
 #endif

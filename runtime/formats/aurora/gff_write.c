@@ -131,17 +131,6 @@ typedef struct wstate {
     relic_error *err;
 } wstate;
 
-/* A label's 16 bytes (NUL-padded) hashed as two words: a multiply each,
- * not one per byte (this runs once per field written). */
-static size_t label_hash(const char key[16])
-{
-    uint64_t a, b;
-    memcpy(&a, key, 8);
-    memcpy(&b, key + 8, 8);
-    const uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full);
-    return (size_t)(h ^ (h >> 29));
-}
-
 /* Twice the slots when the labels reach half of them: the table follows
  * the distinct labels (a few hundred in real files), not the fields. */
 static int hash_grow(wstate *w)
@@ -153,7 +142,7 @@ static int hash_grow(wstate *w)
     for (size_t i = 0; i <= w->hash_mask; i++) {
         const uint32_t e = w->hash[i];
         if (!e) continue;
-        size_t slot = label_hash((const char *)w->labels.data + (size_t)(e - 1) * 16) & (size - 1);
+        size_t slot = (size_t)relic_gff_label_hash((const char *)w->labels.data + (size_t)(e - 1) * 16) & (size - 1);
         while (h[slot]) slot = (slot + 1) & (size - 1);
         h[slot] = e;
     }
@@ -167,7 +156,7 @@ static uint32_t label_index(wstate *w, const char *label)
     char key[16] = {0};
     size_t n = strlen(label);
     memcpy(key, label, n);
-    for (size_t slot = label_hash(key) & w->hash_mask;; slot = (slot + 1) & w->hash_mask) {
+    for (size_t slot = (size_t)relic_gff_label_hash(key) & w->hash_mask;; slot = (slot + 1) & w->hash_mask) {
         uint32_t e = w->hash[slot];
         if (e == 0) {
             uint32_t idx = (uint32_t)(w->labels.size / 16);
