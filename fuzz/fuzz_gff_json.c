@@ -4,11 +4,13 @@
  * the same bytes again; every rejection carries a message; and
  * relic_gff_json_to_gff (runtime/json/gff_json_flat.c) gives what reading
  * and writing in the JSON's family give: the same bytes, or the same
- * error.
+ * error; and its JSON reader (runtime/json/json_scan.c) accepts only what
+ * yajl accepts, with yajl's events.
  * Build and run: make fuzz (or build-fuzz/fuzz_gff_json -max_total_time=60). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "../tests/json_events.h"
 #include "relic_gff.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -47,6 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     relic_buf bin, json, bin2;
     relic_arena_init_heap(&a, (size_t)256 << 20);
     relic_gff_encoding enc = size && (data[0] & 1) ? RELIC_GFF_ENC_UTF8 : RELIC_GFF_ENC_CP1252;
+    if (!json_events_agree(data, size, NULL)) abort();
     same_as_tree(data, size, size && (data[0] & 2) ? RELIC_GFF_ENC_AUTO : enc);
     if (relic_gff_json_read_tree((const char *)data, size, enc, &a, &t, &err) != RELIC_OK) {
         if (err.message[0] == 0) abort();

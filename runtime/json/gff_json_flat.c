@@ -1,9 +1,9 @@
 /* gff_json_flat.c — nwn_gff JSON (neverwinter.nim, gffjson.nim) straight to
  * GFF V3.2 bytes (relic_gff_json_to_gff), without the public tree.
  *
- * yajl's events (Debian libyajl-dev) build the flat model of gff_flat.h as
- * the text streams: a 16-byte record a field (the tree takes 56), each
- * value encoded once into the bytes the file's field data will hold, labels
+ * The events of json_scan.c's strict reader (in yajl's callback table)
+ * build the flat model of gff_flat.h as the text streams: a 16-byte
+ * record a field (the tree takes 56), each value encoded once into the bytes the file's field data will hold, labels
  * deduplicated as they come, a struct's fields put in "__field_order"'s
  * order when it closes. gff_write.c then lays the records out in the
  * family's order (and an order record's, when the root's "__layout" is an
@@ -15,13 +15,13 @@
  * bytes and say what is wrong, with path and offset. */
 #include <math.h>
 #include <stdlib.h>
-#include <yajl/yajl_parse.h>
 
 #include "relic_json.h"
 
 #include "gff_flat.h"
 #include "gff_json_flat.h"
 #include "gff_text.h"
+#include "json_scan.h"
 #include "relic_gff.h"
 
 /* As gff_json.c: three JSON levels per struct level, and a few more. */
@@ -299,7 +299,7 @@ static size_t flat_text(const fstate *fs, const uint8_t *p, size_t n, int mode, 
 {
     size_t i = 0;
     while (i < n && p[i] < 0x80) i++;
-    if (i == n || mode == T_RAW) { /* ASCII, or bytes yajl has checked */
+    if (i == n || mode == T_RAW) { /* ASCII, or bytes the reader has checked */
         memcpy(dst, p, n);
         return n;
     }
@@ -564,7 +564,7 @@ static int close_struct(fstate *fs, fframe *fr)
 static int set_key_slow(fstate *fs, fkey *k, const char *p, size_t n);
 
 /* Key p (n bytes) as k: its label (added when new), whether it is a
- * "__dupN__" key, and its text (copied when yajl holds it: an escaped
+ * "__dupN__" key, and its text (copied when the reader holds it: an escaped
  * key). 0 when it is neither a label nor a "__dupN__" label (another
  * "__" key: the slow path decides). */
 static int set_key(fstate *fs, fkey *k, const char *p, size_t n)
@@ -761,7 +761,7 @@ static int f_key(void *ctx, const unsigned char *p, size_t n)
     const char *c = (const char *)p;
     if (n > UINT32_MAX) return BAIL(fs);
     if (!(c >= fs->text && c <= fs->text_end && n <= (size_t)(fs->text_end - c))) {
-        /* an escaped key lives in yajl's buffer: keep a copy */
+        /* an escaped key lives in the reader's buffer: keep a copy */
         char *q = relic_arena_alloc(fs->a, n + 1, 1);
         if (!q) return BAIL(fs);
         memcpy(q, p, n);
@@ -1008,9 +1008,7 @@ static const yajl_callbacks flat_callbacks = {
 
 int relic_gff_json_to_gff_flat(const char *text, size_t len, relic_gff_encoding enc, relic_arena *a, relic_buf *out)
 {
-    relic_json_mem mem;
     fstate *fs = relic_arena_alloc(a, sizeof *fs, _Alignof(fstate));
-    yajl_handle volatile h = NULL;
     const size_t start = out->size;
     if (!fs) return 0;
     memset(fs, 0, sizeof *fs);
@@ -1042,12 +1040,8 @@ int relic_gff_json_to_gff_flat(const char *text, size_t len, relic_gff_encoding 
     fs->hash = relic_arena_array(a, fs->hash_mask + 1, 4, 4);
     if (!fs->hash) return 0;
     memset(fs->hash, 0, (size_t)(fs->hash_mask + 1) * 4);
-    relic_json_mem_init(&mem, a);
-    if (setjmp(mem.nomem)) return 0;
-    h = yajl_alloc(&flat_callbacks, &mem.funcs, fs);
-    yajl_status ys = yajl_parse(h, (const unsigned char *)text, len);
-    if (ys == yajl_status_ok) ys = yajl_complete_parse(h);
-    if (ys != yajl_status_ok || fs->bail || !fs->done || !fs->have_type || fs->data_failed) return 0;
+    if (!relic_json_scan(text, len, &flat_callbacks, fs, a) || fs->bail || !fs->done || !fs->have_type || fs->data_failed)
+        return 0;
     relic_gff_flat m;
     memcpy(m.file_type, fs->file_type, 4);
     m.structs = fs->structs;
