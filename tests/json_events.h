@@ -30,7 +30,7 @@ static int ev_start_map(void *c) { return ev_put(c, '{', "", 0); }
 static int ev_end_map(void *c) { return ev_put(c, '}', "", 0); }
 static int ev_start_array(void *c) { return ev_put(c, '[', "", 0); }
 static int ev_end_array(void *c) { return ev_put(c, ']', "", 0); }
-static const yajl_callbacks json_events_cb = {ev_null,   ev_bool,      NULL,       NULL,           ev_number,   ev_string,
+static const yajl_callbacks json_events_cb = {ev_null, ev_bool, NULL, NULL, ev_number, ev_string,
                                               ev_start_map, ev_key, ev_end_map, ev_start_array, ev_end_array};
 
 /* yajl's reading of text: 1 when it accepts it, its events in out. */

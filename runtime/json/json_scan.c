@@ -220,8 +220,8 @@ static int literal(ptr p, ptr end, const char *word, size_t n)
 }
 
 /* A callback that said 0 stops the scan, as it stops yajl. */
-#define EVENT(call) \
-    do { \
+#define EVENT(call)            \
+    do {                       \
         if (!(call)) return 0; \
     } while (0)
 
