@@ -9,8 +9,10 @@
  * to the game's code page (cp1252 or UTF-8; ResRefs, labels and the file
  * type always cp1252).
  *
- * Parsing is yajl's (Debian libyajl-dev, an event parser): its events build
- * a compact document in a scratch arena (one node per JSON value, numbers
+ * The common shape (the one relic and nwn_gff print) is read in one pass
+ * from the events of relic_json_scan (json_scan.c), straight into the tree
+ * (read_tree_stream). Anything else, and every error, is parsed by yajl
+ * (Debian libyajl-dev, an event parser): its events build a compact document in a scratch arena (one node per JSON value, numbers
  * kept as their text so 64-bit integers stay exact), which is then read
  * into the tree. Work and memory are linear in the text: an object's
  * members are found by a scan of the few members of a field object, or, for
@@ -23,6 +25,7 @@
 #include "relic_json.h"
 
 #include "gff_text.h"
+#include "json_scan.h"
 #include "relic_gff.h"
 
 /* ---------------------------------------------------------------------- */
@@ -1305,15 +1308,14 @@ static const yajl_callbacks stream_callbacks = {
     s_end_array,
 };
 
-/* 1 and the tree when the text has the common shape and no error; 0 (the
- * arena holds what was built) to leave it to the document path. */
+/* 1 and the tree when the text has the common shape and no error (read
+ * by relic_json_scan); 0 (the arena holds what was built) to leave it to
+ * the document path, which reads with yajl and names any error. */
 static int read_tree_stream(const char *text, size_t len, relic_gff_encoding enc, relic_arena *a, relic_gff_tree *out)
 {
-    relic_json_mem mem;
     relic_error scratch_err;
     sstate *ss = relic_arena_alloc(a, sizeof *ss, _Alignof(sstate));
     rstate *rs = relic_arena_alloc(a, sizeof *rs, _Alignof(rstate));
-    yajl_handle volatile h = NULL;
     if (!ss || !rs) return 0;
     memset(out, 0, sizeof *out);
     rs->a = a;
@@ -1325,12 +1327,7 @@ static int read_tree_stream(const char *text, size_t len, relic_gff_encoding enc
     ss->text = text;
     ss->text_end = text + len;
     ss->out = out;
-    relic_json_mem_init(&mem, a);
-    if (setjmp(mem.nomem)) return 0;
-    h = yajl_alloc(&stream_callbacks, &mem.funcs, ss);
-    yajl_status ys = yajl_parse(h, (const unsigned char *)text, len);
-    if (ys == yajl_status_ok) ys = yajl_complete_parse(h);
-    return ys == yajl_status_ok && !ss->bail && out->root && ss->have_type;
+    return relic_json_scan(text, len, &stream_callbacks, ss, a) && !ss->bail && out->root && ss->have_type;
 }
 
 /* Every byte comes from the caller's arena a: the document (kept there
