@@ -577,6 +577,7 @@ typedef struct fast_state {
     uint8_t *depth;
     uint64_t refs; /* struct and list references followed */
     shared_guard *g;
+    unsigned deepest; /* the largest depth byte stored */
 } fast_state;
 
 /* A non-inline field's value (type of class cls, DataOrDataOffset v) in a
@@ -589,6 +590,7 @@ RELIC_GEN_ALWAYS_INLINE static inline int fast_value(fast_state *fs, uint32_t s,
         if (v - s - 1 >= later || child > RELIC_GFF_MAX_DEPTH + 1) return 0;
         fs->depth[v] = (uint8_t)child;
         fs->refs++;
+        fs->deepest = child > fs->deepest ? child : fs->deepest;
         return 1;
     }
     if (cls == CLASS_LIST) {
@@ -603,6 +605,7 @@ RELIC_GEN_ALWAYS_INLINE static inline int fast_value(fast_state *fs, uint32_t s,
             fs->depth[c] = (uint8_t)child;
         }
         fs->refs += n;
+        fs->deepest = n && child > fs->deepest ? child : fs->deepest;
         return fs->refs < d->struct_count; /* else some struct twice: stop before that work grows */
     }
     return value_ok(d, fs->g, type, v);
@@ -660,24 +663,22 @@ RELIC_GEN_ALWAYS_INLINE static inline int run_value(fast_state *fs, unsigned cls
  * not (struct_count when all do), for fast_pass's loop to go on from with
  * the bitmap. Returns 0 on anything fast_pass refuses (a list whose first
  * and last entries say a run but whose middle does not included: no
- * writer makes one). Out of line: inlined in fast_pass's loop, it took the
- * registers that loop needs. */
-static __attribute__((noinline)) int runs_prefix(fast_state *fs, uint32_t *label_stamp, uint32_t *upto,
-                                                 uint64_t *listed_out, unsigned *deepest_out)
+ * writer makes one). Called through two out-of-line copies (below):
+ * inlined in bitmap_pass's loop, it took the registers that loop needs. */
+RELIC_GEN_ALWAYS_INLINE static inline int runs_prefix(fast_state *fs, uint32_t *label_stamp, uint32_t *upto,
+                                                      uint64_t *listed_out, unsigned *deepest_out)
 {
     const relic_gff_doc *d = fs->d;
     const uint32_t nstructs = d->struct_count, nfields = d->field_count, nlabels = (uint32_t)d->v.labels_count;
     const uint8_t *fields = d->v.fields;
     uint64_t listed = 0;
     uint32_t next_free = 0, s = 0;
-    unsigned deepest = 1;
     for (; s < nstructs; s++) {
         const uint8_t *sp = d->v.structs + (size_t)s * GFF_STRUCT_SIZE;
         const uint32_t data = relic_load_u32le(sp + 4), n = relic_load_u32le(sp + 8);
         const unsigned dep = fs->depth[s];
         const uint32_t later = nstructs - s - 1;
         if (dep == 0) return 0;
-        deepest = dep > deepest ? dep : deepest;
         if (n == 0) continue;
         const uint8_t *fi = sp + 4;
         if (n > 1) {
@@ -709,8 +710,21 @@ static __attribute__((noinline)) int runs_prefix(fast_state *fs, uint32_t *label
     }
     *upto = s;
     *listed_out = listed;
-    *deepest_out = deepest;
+    *deepest_out = fs->deepest; /* each struct's depth was stored by its parent */
     return 1;
+}
+
+/* runs_prefix without label stamps (no warn callback: most calls), and
+ * with: apart, so that the first keeps label_stamp out of its registers. */
+static __attribute__((noinline)) int runs_prefix_plain(fast_state *fs, uint32_t *upto, uint64_t *listed,
+                                                       unsigned *deepest)
+{
+    return runs_prefix(fs, NULL, upto, listed, deepest);
+}
+static __attribute__((noinline)) int runs_prefix_stamped(fast_state *fs, uint32_t *label_stamp, uint32_t *upto,
+                                                         uint64_t *listed, unsigned *deepest)
+{
+    return runs_prefix(fs, label_stamp, upto, listed, deepest);
 }
 
 /* fast_pass's second part: the structs from s0 on, each field's bit
@@ -721,7 +735,7 @@ static __attribute__((noinline)) int bitmap_pass(const relic_gff_doc *d, shared_
 {
     const uint32_t nstructs = d->struct_count, nfields = d->field_count, nlabels = (uint32_t)d->v.labels_count;
     const uint8_t *fields = d->v.fields;
-    fast_state fs = {d, depth, refs, g};
+    fast_state fs = {d, depth, refs, g, 1};
     uint64_t acc = claimed[0];
     uint32_t word = 0;
     for (uint32_t s = s0; s < nstructs; s++) {
@@ -787,12 +801,14 @@ static __attribute__((noinline)) int bitmap_pass(const relic_gff_doc *d, shared_
 static int fast_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, uint64_t *claimed,
                      uint32_t *label_stamp, uint32_t *max_depth)
 {
-    fast_state pre = {d, depth, 0, g};
+    fast_state pre = {d, depth, 0, g, 1};
     uint64_t listed;
     uint32_t upto;
     unsigned deepest;
     depth[0] = 1;
-    if (!runs_prefix(&pre, label_stamp, &upto, &listed, &deepest)) return 0;
+    if (!(label_stamp ? runs_prefix_stamped(&pre, label_stamp, &upto, &listed, &deepest)
+                      : runs_prefix_plain(&pre, &upto, &listed, &deepest)))
+        return 0;
     if (upto < d->struct_count || listed < d->field_count) claim_runs(d, upto, claimed);
     return bitmap_pass(d, g, depth, claimed, label_stamp, upto, pre.refs, listed, deepest, max_depth);
 }
