@@ -167,6 +167,73 @@ static void test_runs_sharing_a_field_are_rejected(void **state)
     relic_buf_free(&b);
 }
 
+/* A field list whose first and last entries say a run (0 .. 2) but whose
+ * middle entry does not: the records read in a row would not be the ones
+ * listed, so the middle entry is checked too and the walk names it (an
+ * index past the field count, a field listed twice). */
+static void test_list_with_run_ends_and_another_middle_is_read_as_listed(void **state)
+{
+    (void)state;
+    relic_gff_doc d;
+    relic_error err;
+    relic_buf b;
+    spec sp = base_spec();
+    sp.fi[1] = 9;
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_E_INDEX);
+    assert_string_equal(err.path, "field_indices[1]");
+    assert_non_null(strstr(err.message, "field index 9 is not below the field count 3"));
+    relic_buf_free(&b);
+    sp.fi[1] = 0;
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_E_LAYOUT);
+    assert_non_null(strstr(err.message, "field 0 is used by two structs"));
+    assert_string_equal(err.path, "structs[0].data_or_data_offset");
+    relic_buf_free(&b);
+}
+
+/* Structs whose lists are runs in order need no field bitmap; the first
+ * list that is not (struct 2's, 3 then 1) is checked against the fields
+ * the runs before it took: field 1, the root's, is named. The same list
+ * without a shared field (4 then 3) is fine. */
+static void test_list_after_runs_is_checked_against_their_fields(void **state)
+{
+    (void)state;
+    relic_gff_doc d;
+    relic_error err;
+    relic_buf b;
+    spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.ns = 3;
+    sp.nf = 5;
+    sp.nl = 2;
+    /* root: fields 0 (a list of structs 1 and 2) and 1; struct 1: field 2 */
+    uint32_t s[3][3] = {{RELIC_GFF_NONE, 0, 2}, {1, 2, 1}, {2, 8, 2}};
+    uint32_t f[5][3] = {{RELIC_GFF_FIELD_TYPE_LIST, 0, 0},
+                        {RELIC_GFF_FIELD_TYPE_INT, 1, 1},
+                        {RELIC_GFF_FIELD_TYPE_INT, 1, 2},
+                        {RELIC_GFF_FIELD_TYPE_INT, 1, 3},
+                        {RELIC_GFF_FIELD_TYPE_INT, 1, 4}};
+    memcpy(sp.s, s, sizeof s);
+    memcpy(sp.f, f, sizeof f);
+    sp.labels[0] = "L";
+    sp.labels[1] = "V";
+    uint32_t fi[4] = {0, 1, 3, 1};
+    memcpy(sp.fi, fi, sizeof fi);
+    sp.nfi = 4;
+    uint32_t li[3] = {2, 1, 2};
+    memcpy(sp.li, li, sizeof li);
+    sp.nli = 3;
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_E_LAYOUT);
+    assert_non_null(strstr(err.message, "field 1 is used by two structs"));
+    assert_string_equal(err.path, "structs[2].data_or_data_offset");
+    relic_buf_free(&b);
+    sp.fi[2] = 4;
+    sp.fi[3] = 3;
+    assert_int_equal(open_spec(&sp, &d, &err, &b), RELIC_OK);
+    assert_int_equal(d.reachable, 3);
+    assert_int_equal(d.max_depth, 1);
+    relic_buf_free(&b);
+}
+
 /* What the walk does not reach is still checked: an unreached struct's
  * field list and an unreached field's value. */
 static void test_unreached_structs_and_fields_are_checked(void **state)
@@ -700,6 +767,8 @@ int main(void)
         cmocka_unit_test(test_run_and_list_orders_read_the_same),
         cmocka_unit_test(test_field_listed_twice_is_rejected),
         cmocka_unit_test(test_runs_sharing_a_field_are_rejected),
+        cmocka_unit_test(test_list_with_run_ends_and_another_middle_is_read_as_listed),
+        cmocka_unit_test(test_list_after_runs_is_checked_against_their_fields),
         cmocka_unit_test(test_unreached_structs_and_fields_are_checked),
         cmocka_unit_test(test_record_checks_keep_their_errors),
         cmocka_unit_test(test_short_locstrings_are_checked_exactly),

@@ -12,8 +12,8 @@
  * list record that many fields share is read once (shared_guard).
  *
  * Files whose structs each come after the struct that holds them (every
- * writer's order) are checked by fast_pass: one loop over the structs in
- * index order, no recursion. Any other file, and any file with an error,
+ * writer's order) are checked by fast_pass: the structs in index order,
+ * no recursion. Any other file, and any file with an error,
  * goes through the walk from the root, which checks each reached struct
  * and field as it goes, then check_unreached does the same for what the
  * walk did not reach; the walk's order decides which error is named. A
@@ -24,6 +24,12 @@
 
 #include "relic_gen.h"
 #include "relic_gff.h"
+
+/* 0 leaves every file to the walk: tests/test_gff_fast_walk.c builds this
+ * file so, beside the library, to compare the two answers. */
+#ifndef RELIC_GFF_FAST_PASS
+#define RELIC_GFF_FAST_PASS 1
+#endif
 
 #define GFF_STRUCT_SIZE RELIC_GFF_STRUCT_SIZE
 #define GFF_FIELD_SIZE RELIC_GFF_FIELD_SIZE
@@ -339,6 +345,24 @@ static int loc_ok(const relic_gff_doc *d, shared_guard *g, uint32_t data)
     return 1;
 }
 
+/* A locstring at field-data offset data: none or one substring (most
+ * locstrings) while the guard has room and no bitmap, what loc_ok does
+ * then, inline; any other by loc_ok. */
+RELIC_GEN_ALWAYS_INLINE static inline int loc_value_ok(const relic_gff_doc *d, shared_guard *g, uint32_t data)
+{
+    const uint64_t size = d->v.field_data_count, at = data;
+    if (at + 20 <= size && !g->loc_fine && g->work < g->linear) {
+        const uint8_t *p = d->v.field_data + at;
+        const uint64_t total = relic_load_u32le(p), count = relic_load_u32le(p + 8);
+        if (count == 0 && total == 8 && at + 12 <= size) return 1;
+        if (count == 1 && total == 16 + (uint64_t)relic_load_u32le(p + 16) && at + 4 + total <= size) {
+            g->work++;
+            return 1;
+        }
+    }
+    return loc_ok(d, g, data);
+}
+
 /* 1 when a value of type (< 18: its record was checked) with
  * DataOrDataOffset data passes by range compares alone; 0 sends it to
  * check_field, which reads what has parts and names any error. Inline in
@@ -353,19 +377,7 @@ RELIC_GEN_ALWAYS_INLINE static inline int value_ok(const relic_gff_doc *d, share
     case CLASS_SIZED: return at + 4 <= size && at + 4 + relic_load_u32le(d->v.field_data + at) <= size;
     case CLASS_RESREF: return at + 1 <= size && at + 1 + d->v.field_data[at] <= size;
     case CLASS_STRUCT: return data < d->struct_count;
-    case CLASS_LOC:
-        /* none or one substring (most locstrings) while the guard has room
-         * and no bitmap: what loc_ok does then, inline */
-        if (at + 20 <= size && !g->loc_fine && g->work < g->linear) {
-            const uint8_t *p = d->v.field_data + at;
-            const uint64_t total = relic_load_u32le(p), count = relic_load_u32le(p + 8);
-            if (count == 0 && total == 8 && at + 12 <= size) return 1;
-            if (count == 1 && total == 16 + (uint64_t)relic_load_u32le(p + 16) && at + 4 + total <= size) {
-                g->work++;
-                return 1;
-            }
-        }
-        return loc_ok(d, g, data);
+    case CLASS_LOC: return loc_value_ok(d, g, data);
     default: return 0;
     }
 }
@@ -545,13 +557,18 @@ static relic_status walk(vstate *st, uint32_t s, uint32_t depth, uint32_t from_f
  * returns 0 and relic_gff_open runs the walk, which accepts the file or
  * names the error as before.
  *
- * A field's bit is tested and set in a register while the fields stay in
- * one 64-bit word of the bitmap, so a field listed twice stops the pass at
- * once (each field's value is checked once). A child's depth is stored
- * without looking: a struct reached twice shows as more references than
- * structs but the root (the pass stops as soon as there are, so the work
- * stays linear), since a struct with no reference from before it has
- * depth 0 when its turn comes.
+ * While each struct lists a run of fields that starts after the last
+ * struct's run (runs_prefix: every struct of a file relic's writer lays
+ * out in its default order), no two lists can share a field and none is
+ * tracked; from the first struct that does not (bitmap_pass: most corpus
+ * files from their root on, whose struct's fields are interleaved with its
+ * children's), a field's bit is tested and set in a register while the
+ * fields stay in one 64-bit word of the bitmap, so a field listed twice
+ * stops the pass at once (each field's value is checked once). A child's
+ * depth is stored without looking: a struct reached twice shows as more
+ * references than structs but the root (the pass stops as soon as there
+ * are, so the work stays linear), since a struct with no reference from
+ * before it has depth 0 when its turn comes.
  * depth (zeroed, struct_count bytes) holds 1 + each struct's depth;
  * claimed (zeroed, a bit per field, whole words) the fields some struct
  * lists. */
@@ -560,18 +577,20 @@ typedef struct fast_state {
     uint8_t *depth;
     uint64_t refs; /* struct and list references followed */
     shared_guard *g;
+    unsigned deepest; /* the largest depth byte stored */
 } fast_state;
 
 /* A non-inline field's value (type of class cls, DataOrDataOffset v) in a
  * struct s (later structs after it) whose children get depth byte child. */
-static inline int fast_value(fast_state *fs, uint32_t s, uint32_t later, unsigned child, unsigned cls, uint32_t type,
-                             uint32_t v)
+RELIC_GEN_ALWAYS_INLINE static inline int fast_value(fast_state *fs, uint32_t s, uint32_t later, unsigned child, unsigned cls, uint32_t type,
+                                                     uint32_t v)
 {
     const relic_gff_doc *d = fs->d;
     if (cls == CLASS_STRUCT) {
         if (v - s - 1 >= later || child > RELIC_GFF_MAX_DEPTH + 1) return 0;
         fs->depth[v] = (uint8_t)child;
         fs->refs++;
+        fs->deepest = child > fs->deepest ? child : fs->deepest;
         return 1;
     }
     if (cls == CLASS_LIST) {
@@ -586,6 +605,7 @@ static inline int fast_value(fast_state *fs, uint32_t s, uint32_t later, unsigne
             fs->depth[c] = (uint8_t)child;
         }
         fs->refs += n;
+        fs->deepest = n && child > fs->deepest ? child : fs->deepest;
         return fs->refs < d->struct_count; /* else some struct twice: stop before that work grows */
     }
     return value_ok(d, fs->g, type, v);
@@ -598,17 +618,127 @@ static inline int record_ok(uint32_t type, uint32_t label, uint32_t nlabels)
     return relic_gff_field_type_known(type) & (label < nlabels);
 }
 
-static int fast_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, uint64_t *claimed,
-                     uint32_t *label_stamp, uint32_t *max_depth)
+/* Set bits first .. first + n - 1 (n >= 1) of a bitmap of 64-bit words. */
+static void set_range(uint64_t *w, uint32_t first, uint32_t n)
+{
+    const uint32_t last = first + n - 1;
+    for (uint32_t k = first / 64; k <= last / 64; k++) {
+        const uint64_t lo = k == first / 64 ? ~(uint64_t)0 << (first % 64) : ~(uint64_t)0;
+        w[k] |= k == last / 64 ? lo & (~(uint64_t)0 >> (63 - last % 64)) : lo;
+    }
+}
+
+/* The fields of structs 0 .. upto - 1 into claimed: each lists a run of
+ * fields (first, first + 1, ...), which runs_prefix checked. */
+static void claim_runs(const relic_gff_doc *d, uint32_t upto, uint64_t *claimed)
+{
+    for (uint32_t s = 0; s < upto; s++) {
+        const uint8_t *sp = d->v.structs + (size_t)s * GFF_STRUCT_SIZE;
+        const uint32_t data = relic_load_u32le(sp + 4), n = relic_load_u32le(sp + 8);
+        if (n) set_range(claimed, n == 1 ? data : relic_load_u32le(d->v.field_indices + data), n);
+    }
+}
+
+/* fast_value with one branch on the class: the bounds of the commonest
+ * values here, the rest by value_ok and fast_value. */
+RELIC_GEN_ALWAYS_INLINE static inline int run_value(fast_state *fs, unsigned cls, uint32_t type, uint32_t v, uint32_t s,
+                                                    uint32_t later, unsigned child)
+{
+    const relic_gff_doc *d = fs->d;
+    const uint64_t size = d->v.field_data_count, at = v;
+    switch (cls) {
+    case CLASS_FIXED: return at + fixed_size[type] <= size;
+    case CLASS_SIZED: return at + 4 <= size && at + 4 + relic_load_u32le(d->v.field_data + at) <= size;
+    case CLASS_RESREF: return at + 1 <= size && at + 1 + d->v.field_data[at] <= size;
+    case CLASS_LOC: return loc_value_ok(d, fs->g, v);
+    default: return fast_value(fs, s, later, child, cls, type, v);
+    }
+}
+
+/* fast_pass's first part: the structs from 0 on while each lists a run of
+ * fields (first, first + 1, ...) that starts after the last struct's run
+ * (what writers do), so that no two lists can share a field and no field
+ * bitmap is needed: the records are read in a row, the list checked
+ * against the run as it goes. *upto is set to the first struct that does
+ * not (struct_count when all do), for fast_pass's loop to go on from with
+ * the bitmap. Returns 0 on anything fast_pass refuses (a list whose first
+ * and last entries say a run but whose middle does not included: no
+ * writer makes one). Called through two out-of-line copies (below):
+ * inlined in bitmap_pass's loop, it took the registers that loop needs. */
+RELIC_GEN_ALWAYS_INLINE static inline int runs_prefix(fast_state *fs, uint32_t *label_stamp, uint32_t *upto,
+                                                      uint64_t *listed_out, unsigned *deepest_out)
+{
+    const relic_gff_doc *d = fs->d;
+    const uint32_t nstructs = d->struct_count, nfields = d->field_count, nlabels = (uint32_t)d->v.labels_count;
+    const uint8_t *fields = d->v.fields;
+    uint64_t listed = 0;
+    uint32_t next_free = 0, s = 0;
+    for (; s < nstructs; s++) {
+        const uint8_t *sp = d->v.structs + (size_t)s * GFF_STRUCT_SIZE;
+        const uint32_t data = relic_load_u32le(sp + 4), n = relic_load_u32le(sp + 8);
+        const unsigned dep = fs->depth[s];
+        const uint32_t later = nstructs - s - 1;
+        if (dep == 0) return 0;
+        if (n == 0) continue;
+        const uint8_t *fi = sp + 4;
+        if (n > 1) {
+            if (data % 4 != 0 || (uint64_t)data / 4 + n > d->v.field_indices_count || n > nfields) return 0;
+            fi = d->v.field_indices + data;
+        }
+        const uint32_t first = relic_load_u32le(fi);
+        if (first < next_free || first >= nfields || n - 1 >= nfields - first ||
+            relic_load_u32le(fi + 4 * ((size_t)n - 1)) != first + n - 1)
+            break;
+        const uint8_t *fp = fields + (size_t)first * GFF_FIELD_SIZE;
+        uint32_t apart = 0;
+        for (uint32_t i = 0; i < n; i++, fp += GFF_FIELD_SIZE) {
+            apart |= relic_load_u32le(fi + 4 * (size_t)i) ^ (first + i);
+            const uint32_t type = relic_load_u32le(fp);
+            if (!record_ok(type, relic_load_u32le(fp + 4), nlabels)) return 0;
+            const unsigned cls = type_class[type];
+            if (cls != CLASS_INLINE && !run_value(fs, cls, type, relic_load_u32le(fp + 8), s, later, dep + 1)) return 0;
+        }
+        if (apart) return 0;
+        next_free = first + n;
+        listed += n;
+        if (label_stamp && n > 1)
+            for (uint32_t i = 0, stamp = s + 1; i < n; i++) {
+                const uint32_t l = relic_load_u32le(fields + (size_t)(first + i) * GFF_FIELD_SIZE + 4);
+                if (label_stamp[l] == stamp) return 0; /* a duplicate: the walk warns in its order */
+                label_stamp[l] = stamp;
+            }
+    }
+    *upto = s;
+    *listed_out = listed;
+    *deepest_out = fs->deepest; /* each struct's depth was stored by its parent */
+    return 1;
+}
+
+/* runs_prefix without label stamps (no warn callback: most calls), and
+ * with: apart, so that the first keeps label_stamp out of its registers. */
+static __attribute__((noinline)) int runs_prefix_plain(fast_state *fs, uint32_t *upto, uint64_t *listed,
+                                                       unsigned *deepest)
+{
+    return runs_prefix(fs, NULL, upto, listed, deepest);
+}
+static __attribute__((noinline)) int runs_prefix_stamped(fast_state *fs, uint32_t *label_stamp, uint32_t *upto,
+                                                         uint64_t *listed, unsigned *deepest)
+{
+    return runs_prefix(fs, label_stamp, upto, listed, deepest);
+}
+
+/* fast_pass's second part: the structs from s0 on, each field's bit
+ * tested and set in claimed (which holds the fields of the structs before
+ * s0); refs, listed and deepest carry on from the first part. */
+static __attribute__((noinline)) int bitmap_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, uint64_t *claimed, uint32_t *label_stamp,
+                                                 uint32_t s0, uint64_t refs, uint64_t listed, unsigned deepest, uint32_t *max_depth)
 {
     const uint32_t nstructs = d->struct_count, nfields = d->field_count, nlabels = (uint32_t)d->v.labels_count;
     const uint8_t *fields = d->v.fields;
-    fast_state fs = {d, depth, 0, g};
-    uint64_t listed = 0, acc = claimed[0];
+    fast_state fs = {d, depth, refs, g, 1};
+    uint64_t acc = claimed[0];
     uint32_t word = 0;
-    unsigned deepest = 1;
-    depth[0] = 1;
-    for (uint32_t s = 0; s < nstructs; s++) {
+    for (uint32_t s = s0; s < nstructs; s++) {
         const uint8_t *sp = d->v.structs + (size_t)s * GFF_STRUCT_SIZE;
         const uint32_t data = relic_load_u32le(sp + 4), n = relic_load_u32le(sp + 8);
         const unsigned dep = depth[s];
@@ -639,6 +769,8 @@ static int fast_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, ui
             const uint32_t type = relic_load_u32le(fp);
             if (!record_ok(type, relic_load_u32le(fp + 4), nlabels)) return 0;
             const unsigned cls = type_class[type];
+            /* fast_value's jump table, not run_value's compare chain: on the
+             * corpus' mixed types it mispredicts less (2-4% of the pass) */
             if (cls != CLASS_INLINE && !fast_value(&fs, s, later, dep + 1, cls, type, relic_load_u32le(fp + 8))) return 0;
         }
         if (label_stamp && n > 1)
@@ -666,6 +798,21 @@ static int fast_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, ui
     }
     *max_depth = deepest - 1;
     return 1;
+}
+
+static int fast_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, uint64_t *claimed,
+                     uint32_t *label_stamp, uint32_t *max_depth)
+{
+    fast_state pre = {d, depth, 0, g, 1};
+    uint64_t listed;
+    uint32_t upto;
+    unsigned deepest;
+    depth[0] = 1;
+    if (!(label_stamp ? runs_prefix_stamped(&pre, label_stamp, &upto, &listed, &deepest)
+                      : runs_prefix_plain(&pre, &upto, &listed, &deepest)))
+        return 0;
+    if (upto < d->struct_count || listed < d->field_count) claim_runs(d, upto, claimed);
+    return bitmap_pass(d, g, depth, claimed, label_stamp, upto, pre.refs, listed, deepest, max_depth);
 }
 
 relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scratch, relic_report_fn warn,
@@ -700,7 +847,7 @@ relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scrat
     if (!mem || (warn && !st.label_stamp))
         return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "no scratch memory for the struct graph (%zu structs)",
                           d.v.structs_count);
-    if (fast_pass(&d, &g, mem, (uint64_t *)(void *)(mem + sbytes), st.label_stamp, &st.max_depth)) {
+    if (RELIC_GFF_FAST_PASS && fast_pass(&d, &g, mem, (uint64_t *)(void *)(mem + sbytes), st.label_stamp, &st.max_depth)) {
         st.reachable = d.struct_count;
     } else {
         if ((s = relic_gff_validate_elements(&d.v, err)) != RELIC_OK) return s;
