@@ -19,6 +19,8 @@
 
 #include <cmocka.h>
 
+#include "test_pass.h"
+
 /* the walk alone, under its own name */
 #define RELIC_GFF_FAST_PASS 0
 #define relic_gff_open relic_gff_open_walk_only
@@ -139,13 +141,15 @@ static void test_fast_pass_and_walk_agree_on_the_corpus_and_changed_copies(void 
     }
     struct dirent *e;
     uint64_t seed = 0x9E3779B97F4A7C15ull;
-    int files = 0;
+    int files = 0, seen = 0;
     while ((e = readdir(dir))) {
         if (e->d_name[0] == '.' || strcmp(e->d_name, "README.md") == 0) continue;
         char path[600];
         relic_mapping m;
         relic_error err;
         snprintf(path, sizeof path, "%s/%s", CORPUS_DIR, e->d_name);
+        /* the sanitizer pass takes one file in TEST_PASS_STRIDE (test_pass.h) */
+        if (!test_take((size_t)seen++)) continue;
         if (relic_map_file(path, 0, &m, &err) != RELIC_OK) continue;
         same_answers(m.bytes.data, m.bytes.size, path);
         same_answers_changed(m.bytes.data, m.bytes.size, path, &seed);
