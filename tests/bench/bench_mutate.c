@@ -36,7 +36,8 @@ static double now(void)
 /* A hand-written whole-file mutator of relic_gff_mutate's signature (the
  * GFF tree mutator, the BWM geometry mutator). */
 typedef relic_status (*tree_mutator)(const uint8_t *in, size_t n, const uint8_t *in2, size_t n2, uint64_t seed,
-                                     unsigned flags, relic_buf *out, relic_mutate_result *res, relic_error *err);
+                                     unsigned flags, relic_arena *scratch, relic_buf *out, relic_mutate_result *res,
+                                     relic_error *err);
 
 /* Mutations per second of path in each mode, by the tables of f or, when
  * tree is set, by tree (named name). */
@@ -57,7 +58,7 @@ static void bench_with(const char *name, const relic_mut_format *f, tree_mutator
         uint64_t seed = 1;
         do {
             for (int i = 0; i < 8; i++)
-                if ((tree ? tree(m.bytes.data, m.bytes.size, NULL, 0, seed++, modes[k], &out, NULL, &err)
+                if ((tree ? tree(m.bytes.data, m.bytes.size, NULL, 0, seed++, modes[k], test_scratch(), &out, NULL, &err)
                           : relic_mutate(f, m.bytes.data, m.bytes.size, NULL, 0, seed++, modes[k], test_scratch(), &out, NULL, &err)) == RELIC_OK)
                     done++;
                 else
