@@ -716,13 +716,13 @@ RELIC_GEN_ALWAYS_INLINE static inline int runs_prefix(fast_state *fs, uint32_t *
 
 /* runs_prefix without label stamps (no warn callback: most calls), and
  * with: apart, so that the first keeps label_stamp out of its registers. */
-static __attribute__((noinline)) int runs_prefix_plain(fast_state *fs, uint32_t *upto, uint64_t *listed,
-                                                       unsigned *deepest)
+RELIC_GEN_NOINLINE static int runs_prefix_plain(fast_state *fs, uint32_t *upto, uint64_t *listed,
+                                                unsigned *deepest)
 {
     return runs_prefix(fs, NULL, upto, listed, deepest);
 }
-static __attribute__((noinline)) int runs_prefix_stamped(fast_state *fs, uint32_t *label_stamp, uint32_t *upto,
-                                                         uint64_t *listed, unsigned *deepest)
+RELIC_GEN_NOINLINE static int runs_prefix_stamped(fast_state *fs, uint32_t *label_stamp, uint32_t *upto,
+                                                  uint64_t *listed, unsigned *deepest)
 {
     return runs_prefix(fs, label_stamp, upto, listed, deepest);
 }
@@ -730,8 +730,8 @@ static __attribute__((noinline)) int runs_prefix_stamped(fast_state *fs, uint32_
 /* fast_pass's second part: the structs from s0 on, each field's bit
  * tested and set in claimed (which holds the fields of the structs before
  * s0); refs, listed and deepest carry on from the first part. */
-static __attribute__((noinline)) int bitmap_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, uint64_t *claimed, uint32_t *label_stamp,
-                                                 uint32_t s0, uint64_t refs, uint64_t listed, unsigned deepest, uint32_t *max_depth)
+RELIC_GEN_NOINLINE static int bitmap_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, uint64_t *claimed, uint32_t *label_stamp,
+                                          uint32_t s0, uint64_t refs, uint64_t listed, unsigned deepest, uint32_t *max_depth)
 {
     const uint32_t nstructs = d->struct_count, nfields = d->field_count, nlabels = (uint32_t)d->v.labels_count;
     const uint8_t *fields = d->v.fields;

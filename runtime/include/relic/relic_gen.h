@@ -15,9 +15,11 @@
 #if defined(__GNUC__)
 #define RELIC_GEN_UNUSED __attribute__((unused))
 #define RELIC_GEN_ALWAYS_INLINE __attribute__((always_inline))
+#define RELIC_GEN_NOINLINE __attribute__((noinline))
 #else
 #define RELIC_GEN_UNUSED
 #define RELIC_GEN_ALWAYS_INLINE
+#define RELIC_GEN_NOINLINE
 #endif
 
 /* The first line of a generated entry point: err, or a scratch error in its
