@@ -485,6 +485,63 @@ static void test_field_in_two_ordered_structs_is_rejected(void **state)
     relic_buf_free(&b);
 }
 
+/* One struct listing n BYTE fields through its field indices, in reverse
+ * (not a run), so the fast pass claims each field's byte; dup > 0 lists
+ * field dup twice (in place of field dup - 1). */
+static relic_buf reversed_fields(uint32_t n, uint32_t dup)
+{
+    relic_buf b;
+    relic_buf_init(&b, 0);
+    const uint32_t so = 56, fo = so + 12, lo = fo + 12 * n, fdo = lo + 16, fio = fdo, lio = fio + 4 * n;
+    const uint32_t hv[12] = {so, 1, fo, n, lo, 1, fdo, 0, fio, 4 * n, lio, 0};
+    memcpy(relic_buf_extend(&b, 8), "GIT V3.2", 8);
+    for (int k = 0; k < 12; k++) relic_store_u32le(relic_buf_extend(&b, 4), hv[k]);
+    const uint32_t root[3] = {RELIC_GFF_NONE, 0, n};
+    for (int k = 0; k < 3; k++) relic_store_u32le(relic_buf_extend(&b, 4), root[k]);
+    for (uint32_t k = 0; k < n; k++) {
+        relic_store_u32le(relic_buf_extend(&b, 4), RELIC_GFF_FIELD_TYPE_BYTE);
+        relic_store_u32le(relic_buf_extend(&b, 4), 0);
+        relic_store_u32le(relic_buf_extend(&b, 4), k & 0xFF);
+    }
+    memcpy(relic_buf_extend(&b, 16), "B\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+    for (uint32_t k = 0; k < n; k++) {
+        const uint32_t f = n - 1 - k;
+        relic_store_u32le(relic_buf_extend(&b, 4), dup && f == dup - 1 ? dup : f);
+    }
+    return b;
+}
+
+/* Past the stack buffer the fast pass takes its claimed bytes (one per
+ * field) from scratch; a scratch with room for the walk's bitmaps but not
+ * for them still opens the file (by the walk), and a field listed twice is
+ * named either way. */
+static void test_claimed_bytes_from_scratch_or_the_walk(void **state)
+{
+    (void)state;
+    enum { N = 20000 }; /* 20,000 claimed bytes: more than the 8 KiB on the stack */
+    static uint8_t room[1024];
+    relic_arena heap, small;
+    relic_gff_doc d;
+    relic_error err;
+    relic_buf ok = reversed_fields(N, 0), twice = reversed_fields(N, 77);
+    for (int k = 0; k < 2; k++) {
+        relic_arena *a = k ? &small : &heap;
+        relic_arena_init_heap(&heap, 0);
+        relic_arena_init_buffer(&small, room, sizeof room);
+        assert_int_equal(relic_gff_open(ok.data, ok.size, a, NULL, NULL, &d, &err), RELIC_OK);
+        assert_int_equal(d.field_count, N);
+        assert_int_equal(relic_gff_struct_field(&d, 0, 0), N - 1);
+        uint64_t u = 0;
+        assert_int_equal(relic_gff_get_uint(&d, relic_gff_struct_field(&d, 0, N - 1), &u, &err), RELIC_OK);
+        assert_int_equal(u, 0);
+        assert_int_equal(relic_gff_open(twice.data, twice.size, a, NULL, NULL, &d, &err), RELIC_E_LAYOUT);
+        assert_non_null(strstr(err.message, "field 77 is used by two structs"));
+        relic_arena_release(&heap);
+    }
+    relic_buf_free(&ok);
+    relic_buf_free(&twice);
+}
+
 /* The writer's label table grows with the distinct labels (from 256
  * slots): 600 labels over 900 fields, each written once, first-use order,
  * every field naming its own. */
@@ -776,6 +833,7 @@ int main(void)
         cmocka_unit_test(test_struct_order_does_not_change_the_answer),
         cmocka_unit_test(test_struct_named_twice_in_order_is_rejected),
         cmocka_unit_test(test_field_in_two_ordered_structs_is_rejected),
+        cmocka_unit_test(test_claimed_bytes_from_scratch_or_the_walk),
         cmocka_unit_test(test_writer_labels_past_the_first_table),
         cmocka_unit_test(test_struct_fields_in_place_agree),
         cmocka_unit_test(test_inline_and_exported_getters_agree),

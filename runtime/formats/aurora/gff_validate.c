@@ -560,17 +560,19 @@ static relic_status walk(vstate *st, uint32_t s, uint32_t depth, uint32_t from_f
  * While each struct lists a run of fields that starts after the last
  * struct's run (runs_prefix: every struct of a file relic's writer lays
  * out in its default order), no two lists can share a field and none is
- * tracked; from the first struct that does not (bitmap_pass: most corpus
+ * tracked; from the first struct that does not (claimed_pass: most corpus
  * files from their root on, whose struct's fields are interleaved with its
- * children's), a field's bit is tested and set in a register while the
- * fields stay in one 64-bit word of the bitmap, so a field listed twice
- * stops the pass at once (each field's value is checked once). A child's
+ * children's), each field's byte in claimed is read and set: a byte, not a
+ * bit, so that consecutive fields touch different bytes and neither wait
+ * on the previous store nor branch on which word they are in (a bitmap
+ * cost half of relic_gff_open on the corpus). A field listed twice stops
+ * the pass after its struct (each field's value is checked once). A child's
  * depth is stored without looking: a struct reached twice shows as more
  * references than structs but the root (the pass stops as soon as there
  * are, so the work stays linear), since a struct with no reference from
  * before it has depth 0 when its turn comes.
  * depth (zeroed, struct_count bytes) holds 1 + each struct's depth;
- * claimed (zeroed, a bit per field, whole words) the fields some struct
+ * claimed (zeroed, field_count bytes) is 1 for the fields some struct
  * lists. */
 typedef struct fast_state {
     const relic_gff_doc *d;
@@ -618,24 +620,14 @@ static inline int record_ok(uint32_t type, uint32_t label, uint32_t nlabels)
     return relic_gff_field_type_known(type) & (label < nlabels);
 }
 
-/* Set bits first .. first + n - 1 (n >= 1) of a bitmap of 64-bit words. */
-static void set_range(uint64_t *w, uint32_t first, uint32_t n)
-{
-    const uint32_t last = first + n - 1;
-    for (uint32_t k = first / 64; k <= last / 64; k++) {
-        const uint64_t lo = k == first / 64 ? ~(uint64_t)0 << (first % 64) : ~(uint64_t)0;
-        w[k] |= k == last / 64 ? lo & (~(uint64_t)0 >> (63 - last % 64)) : lo;
-    }
-}
-
 /* The fields of structs 0 .. upto - 1 into claimed: each lists a run of
  * fields (first, first + 1, ...), which runs_prefix checked. */
-static void claim_runs(const relic_gff_doc *d, uint32_t upto, uint64_t *claimed)
+static void claim_runs(const relic_gff_doc *d, uint32_t upto, uint8_t *claimed)
 {
     for (uint32_t s = 0; s < upto; s++) {
         const uint8_t *sp = d->v.structs + (size_t)s * GFF_STRUCT_SIZE;
         const uint32_t data = relic_load_u32le(sp + 4), n = relic_load_u32le(sp + 8);
-        if (n) set_range(claimed, n == 1 ? data : relic_load_u32le(d->v.field_indices + data), n);
+        if (n) memset(claimed + (n == 1 ? data : relic_load_u32le(d->v.field_indices + data)), 1, n);
     }
 }
 
@@ -664,7 +656,7 @@ RELIC_GEN_ALWAYS_INLINE static inline int run_value(fast_state *fs, unsigned cls
  * the bitmap. Returns 0 on anything fast_pass refuses (a list whose first
  * and last entries say a run but whose middle does not included: no
  * writer makes one). Called through two out-of-line copies (below):
- * inlined in bitmap_pass's loop, it took the registers that loop needs. */
+ * inlined in claimed_pass's loop, it took the registers that loop needs. */
 RELIC_GEN_ALWAYS_INLINE static inline int runs_prefix(fast_state *fs, uint32_t *label_stamp, uint32_t *upto,
                                                       uint64_t *listed_out, unsigned *deepest_out)
 {
@@ -727,17 +719,15 @@ RELIC_GEN_NOINLINE static int runs_prefix_stamped(fast_state *fs, uint32_t *labe
     return runs_prefix(fs, label_stamp, upto, listed, deepest);
 }
 
-/* fast_pass's second part: the structs from s0 on, each field's bit
- * tested and set in claimed (which holds the fields of the structs before
+/* fast_pass's second part: the structs from s0 on, each field's byte
+ * read and set in claimed (which holds the fields of the structs before
  * s0); refs, listed and deepest carry on from the first part. */
-RELIC_GEN_NOINLINE static int bitmap_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, uint64_t *claimed, uint32_t *label_stamp,
-                                          uint32_t s0, uint64_t refs, uint64_t listed, unsigned deepest, uint32_t *max_depth)
+RELIC_GEN_NOINLINE static int claimed_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, uint8_t *claimed, uint32_t *label_stamp,
+                                           uint32_t s0, uint64_t refs, uint64_t listed, unsigned deepest, uint32_t *max_depth)
 {
     const uint32_t nstructs = d->struct_count, nfields = d->field_count, nlabels = (uint32_t)d->v.labels_count;
     const uint8_t *fields = d->v.fields;
     fast_state fs = {d, depth, refs, g, 1};
-    uint64_t acc = claimed[0];
-    uint32_t word = 0;
     for (uint32_t s = s0; s < nstructs; s++) {
         const uint8_t *sp = d->v.structs + (size_t)s * GFF_STRUCT_SIZE;
         const uint32_t data = relic_load_u32le(sp + 4), n = relic_load_u32le(sp + 8);
@@ -754,17 +744,12 @@ RELIC_GEN_NOINLINE static int bitmap_pass(const relic_gff_doc *d, shared_guard *
             fi = d->v.field_indices + data;
         }
         listed += n;
+        unsigned twice = 0;
         for (uint32_t i = 0; i < n; i++) {
             const uint32_t f = relic_load_u32le(fi + 4 * (size_t)i);
             if (f >= nfields) return 0;
-            if (f / 64 != word) {
-                claimed[word] = acc;
-                word = f / 64;
-                acc = claimed[word];
-            }
-            const uint64_t bit = (uint64_t)1 << (f % 64);
-            if (acc & bit) return 0; /* listed twice */
-            acc |= bit;
+            twice |= claimed[f];
+            claimed[f] = 1;
             const uint8_t *fp = fields + (size_t)f * GFF_FIELD_SIZE;
             const uint32_t type = relic_load_u32le(fp);
             if (!record_ok(type, relic_load_u32le(fp + 4), nlabels)) return 0;
@@ -773,6 +758,7 @@ RELIC_GEN_NOINLINE static int bitmap_pass(const relic_gff_doc *d, shared_guard *
              * corpus' mixed types it mispredicts less (2-4% of the pass) */
             if (cls != CLASS_INLINE && !fast_value(&fs, s, later, dep + 1, cls, type, relic_load_u32le(fp + 8))) return 0;
         }
+        if (twice) return 0; /* a field listed twice: stopped here, the work stays linear */
         if (label_stamp && n > 1)
             for (uint32_t i = 0, stamp = s + 1; i < n; i++) {
                 const uint32_t l = relic_load_u32le(fields + (size_t)relic_load_u32le(fi + 4 * (size_t)i) * GFF_FIELD_SIZE + 4);
@@ -780,16 +766,13 @@ RELIC_GEN_NOINLINE static int bitmap_pass(const relic_gff_doc *d, shared_guard *
                 label_stamp[l] = stamp;
             }
     }
-    claimed[word] = acc;
     /* every struct was reached, by nstructs - 1 references at least: more
      * means one was reached twice */
     if (fs.refs != (uint64_t)nstructs - 1) return 0;
     /* fields no struct lists: their values, as check_unreached does */
-    const size_t words = ((size_t)nfields + 63) / 64;
-    for (uint32_t w = 0; listed < nfields && w < words; w++) {
-        for (uint64_t free = ~claimed[w]; free; free &= free - 1) {
-            const uint32_t f = w * 64 + (uint32_t)__builtin_ctzll(free);
-            if (f >= nfields) break;
+    for (uint32_t f = 0; listed < nfields && f < nfields; f++) {
+        if (claimed[f]) continue;
+        {
             const uint8_t *fp = fields + (size_t)f * GFF_FIELD_SIZE;
             if (!record_ok(relic_load_u32le(fp), relic_load_u32le(fp + 4), nlabels) ||
                 !value_ok(d, g, relic_load_u32le(fp), relic_load_u32le(fp + 8)))
@@ -800,19 +783,29 @@ RELIC_GEN_NOINLINE static int bitmap_pass(const relic_gff_doc *d, shared_guard *
     return 1;
 }
 
-static int fast_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, uint64_t *claimed,
+/* depth (zeroed) holds struct_count bytes; the claimed bytes, needed only
+ * past the runs, are spare (spare_bytes on the stack) when they fit, else
+ * from scratch: without them the walk runs instead. */
+static int fast_pass(const relic_gff_doc *d, shared_guard *g, uint8_t *depth, uint8_t *spare, size_t spare_bytes,
                      uint32_t *label_stamp, uint32_t *max_depth)
 {
     fast_state pre = {d, depth, 0, g, 1};
     uint64_t listed;
     uint32_t upto;
     unsigned deepest;
+    uint8_t *claimed = NULL;
     depth[0] = 1;
     if (!(label_stamp ? runs_prefix_stamped(&pre, label_stamp, &upto, &listed, &deepest)
                       : runs_prefix_plain(&pre, &upto, &listed, &deepest)))
         return 0;
-    if (upto < d->struct_count || listed < d->field_count) claim_runs(d, upto, claimed);
-    return bitmap_pass(d, g, depth, claimed, label_stamp, upto, pre.refs, listed, deepest, max_depth);
+    if (upto < d->struct_count || listed < d->field_count) {
+        if (d->field_count <= spare_bytes)
+            claimed = memset(spare, 0, d->field_count);
+        else if (!g->scratch || !(claimed = relic_arena_alloc(g->scratch, d->field_count, 8)))
+            return 0;
+        claim_runs(d, upto, claimed);
+    }
+    return claimed_pass(d, g, depth, claimed, label_stamp, upto, pre.refs, listed, deepest, max_depth);
 }
 
 relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scratch, relic_report_fn warn,
@@ -832,26 +825,28 @@ relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scrat
     shared_guard g;
     guard_init(&g, &d, scratch);
     vstate st = {&d, NULL, NULL, NULL, warn, warn_ctx, err, 0, 0, &g};
-    /* the fast pass's depth bytes and field bitmap (8 spare bytes for
-     * claim_run), then the walk's two bitmaps in the same bytes when it
-     * has to run: on the stack for the files most are, else from scratch;
-     * label stamps only for a warn callback */
+    /* the fast pass's depth bytes, then the walk's two bitmaps (the field
+     * bitmap with 8 spare bytes for claim_run) in the same bytes when it
+     * has to run: on the stack for the files most are, else from scratch
+     * (zeroed there); the fast pass's claimed bytes in the rest of the
+     * stack buffer or from scratch; label stamps only for a warn callback */
     uint64_t small[1024];
-    const size_t sbytes = (d.v.structs_count + 7) & ~(size_t)7, fbytes = (d.v.fields_count / 64 + 2) * 8;
+    const size_t sbytes = (d.v.structs_count + 7) & ~(size_t)7, fbytes = (d.v.fields_count / 64 + 2) * 8,
+                 mbytes = sbytes + fbytes;
     uint8_t *mem = (uint8_t *)small;
-    if (sbytes + fbytes <= sizeof small)
-        memset(small, 0, sbytes + fbytes);
+    if (mbytes <= sizeof small)
+        memset(small, 0, sbytes);
     else
-        mem = relic_arena_alloc(scratch, sbytes + fbytes, 8);
+        mem = relic_arena_alloc(scratch, mbytes, 8);
     if (warn) st.label_stamp = relic_arena_array(scratch, d.v.labels_count + 1, sizeof *st.label_stamp, 4);
     if (!mem || (warn && !st.label_stamp))
         return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "no scratch memory for the struct graph (%zu structs)",
                           d.v.structs_count);
-    if (RELIC_GFF_FAST_PASS && fast_pass(&d, &g, mem, (uint64_t *)(void *)(mem + sbytes), st.label_stamp, &st.max_depth)) {
+    if (RELIC_GFF_FAST_PASS && fast_pass(&d, &g, mem, mem + sbytes, mem == (uint8_t *)small ? sizeof small - sbytes : 0, st.label_stamp, &st.max_depth)) {
         st.reachable = d.struct_count;
     } else {
         if ((s = relic_gff_validate_elements(&d.v, err)) != RELIC_OK) return s;
-        memset(mem, 0, sbytes + fbytes);
+        memset(mem, 0, mbytes);
         if (warn) memset(st.label_stamp, 0, (d.v.labels_count + 1) * sizeof *st.label_stamp);
         st.struct_seen = mem;
         st.field_seen = mem + sbytes;

@@ -52,9 +52,12 @@ typedef struct relic_gff_doc {
  *  when every struct comes after the struct that holds it (what writers
  *  do), else a walk from the root; linear either way. scratch supplies
  *  struct_count + field_count/8 bytes (a depth byte per struct, a bit per
- *  field) when that is above 8 KiB (below, they are on the stack) and,
- *  with warn, 4 bytes per label (a buffer arena never mallocs); nothing of
- *  it is kept.
+ *  field) when that is above 8 KiB (below, they are on the stack); when
+ *  the structs' field lists are not runs in struct order (BioWare's
+ *  writers interleave a struct's fields with its children's), field_count
+ *  bytes more (a byte per field) when they do not fit in the rest of those
+ *  8 KiB, or else the walk runs; with warn, 4 bytes per label (a buffer
+ *  arena never mallocs). Nothing of it is kept.
  *  Errors: those of relic_gff_validate, RELIC_E_INDEX, RELIC_E_LAYOUT,
  *  RELIC_E_LIMIT (depth), RELIC_E_NOMEM (scratch), each naming the path
  *  (structs[3].fields[2] ...) and byte offset. */
