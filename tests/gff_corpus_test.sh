@@ -125,10 +125,9 @@ while IFS=$tab read -r v32 ext f; do
     # which must come out equal to the file
     s=$o.s.$ext
     cp "$f" "$s"
-    "$RELIC" get "$f" "" >"$tmp/fields" 2>/dev/null
     n=0; fields=
     set -f; ifs=$IFS; IFS=" $nl"
-    for w in $(cat "$tmp/fields"); do
+    for w in $("$RELIC" get "$f" "" 2>/dev/null); do
         [ $n -lt 3 ] || break
         case "$w" in *:byte|*:char|*:word|*:short|*:dword|*:int|*:dword64|*:int64|*:float|*:double|*:cexostring|*:resref|*:cexolocstring|*:vector|*:orientation)
             fields="$fields$w$nl"; n=$((n + 1)) ;;

@@ -34,6 +34,12 @@ else
     echo "note: ../shared/corpus not found: real-file checks skipped (tests/samples only)"
 fi
 
+# has_offset FILE: a line of FILE carries an @0x offset (a shell loop: run on every
+# rejected output, a grep process each was a tenth of this test's processes)
+has_offset() {
+    while IFS= read -r l || [ -n "$l" ]; do case $l in *@0x*) return 0 ;; esac; done <"$1"
+    return 1
+}
 no_crash() { # rc what
     if [ "$1" -lt 128 ]; then ok; else bad "$2 crashed (exit $1)"; fi
 }
@@ -51,11 +57,11 @@ for f in $files; do
     distinct=$(cd "$out" && ls | grep -v '^manifest.json$' | xargs cksum | awk '{print $1, $2}' | sort -u | wc -l)
     if [ "$distinct" = $COUNT ]; then ok; else bad "mutate $f: only $distinct distinct files"; fi
     same=0
-    for m in "$out"/*; do [ "$(basename "$m")" = manifest.json ] && continue; cmp -s "$m" "$f" && same=1; done
+    for m in "$out"/*; do [ "${m##*/}" = manifest.json ] && continue; cmp -s "$m" "$f" && same=1; done
     if [ $same = 0 ]; then ok; else bad "mutate $f: an output equals the input"; fi
     nonok=0
     for m in "$out"/*; do
-        [ "$(basename "$m")" = manifest.json ] && continue
+        [ "${m##*/}" = manifest.json ] && continue
         "$RELIC" check -q "$m" >"$tmp/check" 2>&1; crc=$?
         [ $crc -ge 128 ] && bad "check $m crashed"
         [ $crc = 0 ] || { nonok=1; head -2 "$tmp/check"; }
@@ -87,11 +93,11 @@ for f in $files $partial; do
     ok
     accepted=0
     for m in "$out"/*; do
-        [ "$(basename "$m")" = manifest.json ] && continue
+        [ "${m##*/}" = manifest.json ] && continue
         "$RELIC" check -q "$m" >"$tmp/check" 2>&1; crc=$?
         [ $crc -ge 128 ] && bad "check $m crashed"
         if [ $crc = 0 ]; then accepted=1
-        elif ! grep -q '@0x' "$tmp/check"; then bad "check $m: rejection without an error line"; head -2 "$tmp/check"; fi
+        elif ! has_offset "$tmp/check"; then bad "check $m: rejection without an error line"; head -2 "$tmp/check"; fi
     done
     if [ $accepted = 0 ]; then ok; else bad "mutate --invalid $f: relic check accepted an invalid-mode output"; fi
 done

@@ -15,8 +15,10 @@
 # make test passes its sanitizer build's flags (ASan+UBSan, -Werror), its
 # archives as RELIC_PREBUILT_LIBS (build.sh then compiles only the targets:
 # the library is compiled once in make test) and OSS_FUZZ_OUT, a directory
-# that keeps build.sh's OUT for the fuzz stage (default: a scratch directory).
-# usage: [OSS_FUZZ_QUICK=1 [OSS_FUZZ_CFLAGS=...] [RELIC_PREBUILT_LIBS=...] [OSS_FUZZ_OUT=dir]] sh tests/oss_fuzz_build_test.sh
+# that keeps build.sh's OUT for the fuzz stage (default: a scratch directory),
+# and OSS_FUZZ_LDFLAGS, added to the targets' links (make test: -fuse-ld=lld
+# when lld is installed, half the CPU of ld.bfd's link of a target).
+# usage: [OSS_FUZZ_QUICK=1 [OSS_FUZZ_CFLAGS=...] [OSS_FUZZ_LDFLAGS=...] [RELIC_PREBUILT_LIBS=...] [OSS_FUZZ_OUT=dir]] sh tests/oss_fuzz_build_test.sh
 pass=0
 fail=0
 ok() { pass=$((pass + 1)); }
@@ -31,8 +33,11 @@ trap 'exit 130' INT TERM
 out=$tmp/out
 mkdir -p "$tmp/work" "$tmp/src"
 flags="-O1 -fno-omit-frame-pointer -gline-tables-only -fsanitize=address,fuzzer-no-link" run="-max_total_time=1"
+engine=-fsanitize=fuzzer
 if [ -n "$OSS_FUZZ_QUICK" ]; then
     flags=${OSS_FUZZ_CFLAGS:-"-O0 -fsanitize=fuzzer-no-link"} run="-runs=0"
+    # LIB_FUZZING_ENGINE is only on build.sh's link lines: the linker's flags go there
+    engine="$engine${OSS_FUZZ_LDFLAGS:+ $OSS_FUZZ_LDFLAGS}"
     # no stale target of an earlier run in a kept OUT
     [ -n "$OSS_FUZZ_OUT" ] && out=$OSS_FUZZ_OUT && rm -rf "$out"
 else
@@ -40,7 +45,7 @@ else
 fi
 mkdir -p "$out" && out=$(cd "$out" && pwd)
 if ! CC=clang CXX=clang++ CFLAGS="$flags" CXXFLAGS="$flags" \
-     LIB_FUZZING_ENGINE=-fsanitize=fuzzer OUT=$out SRC=$tmp/src WORK=$tmp/work \
+     LIB_FUZZING_ENGINE="$engine" OUT=$out SRC=$tmp/src WORK=$tmp/work \
      bash fuzz/oss-fuzz/build.sh >"$tmp/build.log" 2>&1; then
     tail -30 "$tmp/build.log"
     bad "build.sh failed"
