@@ -566,7 +566,8 @@ static relic_status walk(vstate *st, uint32_t s, uint32_t depth, uint32_t from_f
  * bit, so that consecutive fields touch different bytes and neither wait
  * on the previous store nor branch on which word they are in (a bitmap
  * cost half of relic_gff_open on the corpus). A field listed twice stops
- * the pass after its struct (each field's value is checked once). A child's
+ * the pass at the end of that struct, so the values read stay within the
+ * field count plus one struct's list: linear. A child's
  * depth is stored without looking: a struct reached twice shows as more
  * references than structs but the root (the pass stops as soon as there
  * are, so the work stays linear), since a struct with no reference from
