@@ -772,13 +772,9 @@ RELIC_GEN_NOINLINE static int claimed_pass(const relic_gff_doc *d, shared_guard 
     if (fs.refs != (uint64_t)nstructs - 1) return 0;
     /* fields no struct lists: their values, as check_unreached does */
     for (uint32_t f = 0; listed < nfields && f < nfields; f++) {
-        if (claimed[f]) continue;
-        {
-            const uint8_t *fp = fields + (size_t)f * GFF_FIELD_SIZE;
-            if (!record_ok(relic_load_u32le(fp), relic_load_u32le(fp + 4), nlabels) ||
-                !value_ok(d, g, relic_load_u32le(fp), relic_load_u32le(fp + 8)))
-                return 0;
-        }
+        const uint8_t *fp = fields + (size_t)f * GFF_FIELD_SIZE;
+        if (!claimed[f] && (!record_ok(relic_load_u32le(fp), relic_load_u32le(fp + 4), nlabels) || !value_ok(d, g, relic_load_u32le(fp), relic_load_u32le(fp + 8))))
+            return 0;
     }
     *max_depth = deepest - 1;
     return 1;
