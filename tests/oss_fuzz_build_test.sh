@@ -44,12 +44,24 @@ else
     unset RELIC_PREBUILT_LIBS # the full form builds as OSS-Fuzz does: the library too
 fi
 mkdir -p "$out" && out=$(cd "$out" && pwd)
-if ! CC=clang CXX=clang++ CFLAGS="$flags" CXXFLAGS="$flags" \
-     LIB_FUZZING_ENGINE="$engine" OUT=$out SRC=$tmp/src WORK=$tmp/work \
-     bash fuzz/oss-fuzz/build.sh >"$tmp/build.log" 2>&1; then
+# as OSS-Fuzz's compile step runs it: bash -eux, so the first failing command
+# stops the build (plain `bash build.sh` would go on past a failed link and
+# leave that target missing) and the log's tail names it
+build() {
+    CC=clang CXX=clang++ CFLAGS="$flags" CXXFLAGS="$flags" \
+        LIB_FUZZING_ENGINE="$engine" OUT=$out SRC=$tmp/src WORK=$tmp/work \
+        bash -eux fuzz/oss-fuzz/build.sh >"$tmp/build.log" 2>&1
+}
+if ! build; then
+    # a compile or link that fails again is the project's; one that does not was the
+    # machine's (a process killed, a full disk): shown, then built again, not hidden
+    echo "note: build.sh failed; its last lines, then one more run:"
     tail -30 "$tmp/build.log"
-    bad "build.sh failed"
-    finish
+    if ! build; then
+        tail -30 "$tmp/build.log"
+        bad "build.sh failed twice"
+        finish
+    fi
 fi
 for f in fuzz/*.c; do
     t=$(basename "$f" .c)

@@ -15,6 +15,7 @@
 # fuzz stage and this script together.
 # The project's Makefile is not used: the engines' flags replace its own, and
 # -Werror is left out so a newer compiler's new warning does not stop a build.
+set -eu # as the first line asks, also when started as `bash build.sh`
 SRC_DIR=${SRC_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 WORK=${WORK:-$(mktemp -d)}
 CXX=${CXX:-clang++}
