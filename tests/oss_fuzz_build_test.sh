@@ -3,7 +3,8 @@
 # + ASan build does (CC=clang, the engine's CFLAGS and LIB_FUZZING_ENGINE,
 # OUT, SRC, WORK in a scratch directory), then check that every fuzz/*.c
 # target was built with its seed corpus, dictionary and options, and run
-# each for about a second on its unzipped seed corpus.
+# each for about a second on its unzipped seed corpus. First: build.sh with a
+# compiler that always fails must stop there, with a failing status.
 # The library compiled again with coverage instrumentation, ~58 links, then
 # 1 s per target: 4 min 4 s (2 min 41 s user) on this 2-core machine at a
 # load average of 2.5. `make oss-fuzz-check`, and the oss-fuzz stage of
@@ -44,6 +45,17 @@ else
     unset RELIC_PREBUILT_LIBS # the full form builds as OSS-Fuzz does: the library too
 fi
 mkdir -p "$out" && out=$(cd "$out" && pwd)
+# build.sh stops at a failed compile, however it is started: plain `bash`
+# here, a compiler that always fails, a stand-in archive; nothing may follow
+: >"$tmp/stand-in.a"
+if CC=false CXX=false CFLAGS= LIB_FUZZING_ENGINE= OUT=$tmp/failed WORK=$tmp/work RELIC_PREBUILT_LIBS=$tmp/stand-in.a \
+    bash fuzz/oss-fuzz/build.sh >"$tmp/failed.log" 2>&1; then
+    bad "build.sh with a failing compiler exited 0"
+elif ls "$tmp/failed"/*.zip >/dev/null 2>&1; then
+    bad "build.sh went on past a failed compile (a seed zip was made)"
+else
+    ok
+fi
 # as OSS-Fuzz's compile step runs it: bash -eux, so the first failing command
 # stops the build (plain `bash build.sh` would go on past a failed link and
 # leave that target missing) and the log's tail names it
