@@ -267,7 +267,19 @@ def _numeric(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+# the types json writes as they are: a decoded model is mostly these, and
+# _to_plain returns them without a call per value
+_PLAIN = frozenset((str, int, float, bool, type(None)))
+
+
 def _to_plain(v):
+    t = type(v)
+    if t in _PLAIN:
+        return v
+    if t is list:
+        return [x if type(x) in _PLAIN else _to_plain(x) for x in v]
+    if t is dict:
+        return {k: x if type(x) in _PLAIN else _to_plain(x) for k, x in v.items()}
     if isinstance(v, np.ndarray):
         return v.tolist()
     if isinstance(v, np.generic):

@@ -2,6 +2,7 @@
 back byte for byte (or exactly what `relic convert` makes from relic's JSON
 where that is not the input), edits are laid out again and validate; the GFF
 tree API."""
+import json
 import os
 
 import numpy as np
@@ -52,6 +53,24 @@ def test_counts_are_the_writers_and_a_deleted_offset_is_laid_out(tmp_path):
     del m.header['vertex_offset']
     w = relic.open(relic.write(m))
     assert w.header.vertex_count == 35 and w.header.vertex_offset == 136
+
+
+def test_view_values_placed_in_a_model_are_written_as_their_json(tmp_path):
+    """A model edited with values taken from a view or from NumPy, nested in
+    its dicts and lists (an IntEnum, a float32 row, NumPy scalars), writes
+    them as relic's JSON does: the enum by name, the rest as numbers."""
+    path = os.path.join(SAMPLES, 'room.wok')
+    v, m = relic.open(path), relic.open(path).decode()
+    m.header['type'] = v.header.type
+    m.header['relative_use_position_1'] = v.header.relative_use_position_1
+    m.header['position'] = [np.float32(10), np.float64(20), np.int64(0)]
+    m['extra'] = {'nested': [[np.uint16(7), v.header.type], {'row': np.arange(2, dtype=np.int8)}]}
+    header = json.loads(m.to_json())['header']
+    assert header['type'] == 'area' and header['position'] == [10, 20, 0]
+    assert header['relative_use_position_1'] == [0, 0, 0]
+    assert json.loads(m.to_json())['extra'] == {'nested': [[7, 'area'], {'row': [0, 1]}]}
+    del m['extra']
+    assert relic.write(m) == open(path, 'rb').read()
 
 
 def test_model_that_breaks_a_rule_raises(tmp_path):
