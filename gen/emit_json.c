@@ -296,6 +296,7 @@ void emit_json(gen_schema *s, gen_out *o)
     if (em_json_view_open(s))
         out_printf(o, "relic_status %s_json_print_view_open(const %s_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_open(&%s_json, v, out, err); }\n", P, P, R);
     out_printf(o, "relic_status %s_json_read(const char *text, size_t len, relic_arena *a, %s_%s *out, relic_error *err) { return relic_jt_read_doc(&%s_json, text, len, a, out, err); }\n", P, P, R, R);
+    out_printf(o, "relic_status %s_json_read_value(const relic_jv *doc, relic_arena *a, %s_%s *out, relic_error *err) { return relic_jt_read_value(&%s_json, doc, a, out, err); }\n", P, P, R, R);
 }
 
 /* The format's descriptor for the relic command and the foreign-call ABI

@@ -381,6 +381,13 @@ void emit_header(gen_schema *s, gen_out *o)
                " *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */\n"
                "relic_status %s_json_read(const char *text, size_t len, relic_arena *a, %s_%s *out, relic_error *err);\n\n",
                P, P, P, R);
+    out_printf(o,
+               "struct relic_jv;\n"
+               "/** %s_json_read of a JSON value already parsed (relic_json.h, relic_jr_parse), such as\n"
+               " *  this format's value inside another format's document: the same checks and errors, with\n"
+               " *  no text printed or parsed again. */\n"
+               "relic_status %s_json_read_value(const struct relic_jv *doc, relic_arena *a, %s_%s *out, relic_error *err);\n\n",
+               P, P, P, R);
     emit_mutate_header(s, o);
     if (s->format.detect)
         out_printf(o, "/** The format's descriptor for the relic command and the ABI (librelic-json,\n"

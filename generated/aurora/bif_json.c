@@ -33,6 +33,7 @@ static const relic_jt_struct bif_json = { bif_fields, 2, sizeof(relic_bif_file),
 relic_status relic_bif_json_print(const relic_bif_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&bif_json, m, out, err); }
 relic_status relic_bif_json_print_view(const relic_bif_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&bif_json, v, out, err); }
 relic_status relic_bif_json_read(const char *text, size_t len, relic_arena *a, relic_bif_file *out, relic_error *err) { return relic_jt_read_doc(&bif_json, text, len, a, out, err); }
+relic_status relic_bif_json_read_value(const relic_jv *doc, relic_arena *a, relic_bif_file *out, relic_error *err) { return relic_jt_read_value(&bif_json, doc, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 

@@ -76,6 +76,7 @@ static const relic_jt_struct erf_json = { erf_fields, 4, sizeof(relic_erf_file),
 relic_status relic_erf_json_print(const relic_erf_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&erf_json, m, out, err); }
 relic_status relic_erf_json_print_view(const relic_erf_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&erf_json, v, out, err); }
 relic_status relic_erf_json_read(const char *text, size_t len, relic_arena *a, relic_erf_file *out, relic_error *err) { return relic_jt_read_doc(&erf_json, text, len, a, out, err); }
+relic_status relic_erf_json_read_value(const relic_jv *doc, relic_arena *a, relic_erf_file *out, relic_error *err) { return relic_jt_read_value(&erf_json, doc, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 

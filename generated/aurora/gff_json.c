@@ -58,6 +58,7 @@ static const relic_jt_struct gff_json = { gff_fields, 7, sizeof(relic_gff_file),
 relic_status relic_gff_json_print(const relic_gff_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&gff_json, m, out, err); }
 relic_status relic_gff_json_print_view(const relic_gff_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&gff_json, v, out, err); }
 relic_status relic_gff_json_read(const char *text, size_t len, relic_arena *a, relic_gff_file *out, relic_error *err) { return relic_jt_read_doc(&gff_json, text, len, a, out, err); }
+relic_status relic_gff_json_read_value(const relic_jv *doc, relic_arena *a, relic_gff_file *out, relic_error *err) { return relic_jt_read_value(&gff_json, doc, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 

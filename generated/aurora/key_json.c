@@ -46,6 +46,7 @@ static const relic_jt_struct key_json = { key_fields, 4, sizeof(relic_key_file),
 relic_status relic_key_json_print(const relic_key_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&key_json, m, out, err); }
 relic_status relic_key_json_print_view(const relic_key_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&key_json, v, out, err); }
 relic_status relic_key_json_read(const char *text, size_t len, relic_arena *a, relic_key_file *out, relic_error *err) { return relic_jt_read_doc(&key_json, text, len, a, out, err); }
+relic_status relic_key_json_read_value(const relic_jv *doc, relic_arena *a, relic_key_file *out, relic_error *err) { return relic_jt_read_value(&key_json, doc, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 

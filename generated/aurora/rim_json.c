@@ -34,3 +34,4 @@ static const relic_jt_struct rim_json = { rim_fields, 2, sizeof(relic_rim_file),
 relic_status relic_rim_json_print(const relic_rim_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&rim_json, m, out, err); }
 relic_status relic_rim_json_print_view(const relic_rim_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&rim_json, v, out, err); }
 relic_status relic_rim_json_read(const char *text, size_t len, relic_arena *a, relic_rim_file *out, relic_error *err) { return relic_jt_read_doc(&rim_json, text, len, a, out, err); }
+relic_status relic_rim_json_read_value(const relic_jv *doc, relic_arena *a, relic_rim_file *out, relic_error *err) { return relic_jt_read_value(&rim_json, doc, a, out, err); }

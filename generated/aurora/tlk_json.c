@@ -37,6 +37,7 @@ static const relic_jt_struct tlk_json = { tlk_fields, 3, sizeof(relic_tlk_file),
 relic_status relic_tlk_json_print(const relic_tlk_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&tlk_json, m, out, err); }
 relic_status relic_tlk_json_print_view(const relic_tlk_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&tlk_json, v, out, err); }
 relic_status relic_tlk_json_read(const char *text, size_t len, relic_arena *a, relic_tlk_file *out, relic_error *err) { return relic_jt_read_doc(&tlk_json, text, len, a, out, err); }
+relic_status relic_tlk_json_read_value(const relic_jv *doc, relic_arena *a, relic_tlk_file *out, relic_error *err) { return relic_jt_read_value(&tlk_json, doc, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 

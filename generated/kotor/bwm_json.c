@@ -85,6 +85,7 @@ static const relic_jt_struct bwm_json = { bwm_fields, 10, sizeof(relic_bwm_file)
 relic_status relic_bwm_json_print(const relic_bwm_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&bwm_json, m, out, err); }
 relic_status relic_bwm_json_print_view(const relic_bwm_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&bwm_json, v, out, err); }
 relic_status relic_bwm_json_read(const char *text, size_t len, relic_arena *a, relic_bwm_file *out, relic_error *err) { return relic_jt_read_doc(&bwm_json, text, len, a, out, err); }
+relic_status relic_bwm_json_read_value(const relic_jv *doc, relic_arena *a, relic_bwm_file *out, relic_error *err) { return relic_jt_read_value(&bwm_json, doc, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 

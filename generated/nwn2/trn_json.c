@@ -76,6 +76,7 @@ static const relic_jt_struct trn_json = { trn_fields, 3, sizeof(relic_trn_file),
 relic_status relic_trn_json_print(const relic_trn_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&trn_json, m, out, err); }
 relic_status relic_trn_json_print_view(const relic_trn_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&trn_json, v, out, err); }
 relic_status relic_trn_json_read(const char *text, size_t len, relic_arena *a, relic_trn_file *out, relic_error *err) { return relic_jt_read_doc(&trn_json, text, len, a, out, err); }
+relic_status relic_trn_json_read_value(const relic_jv *doc, relic_arena *a, relic_trn_file *out, relic_error *err) { return relic_jt_read_value(&trn_json, doc, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 

@@ -79,3 +79,4 @@ static const relic_jt_struct trrn_json = { trrn_fields, 13, sizeof(relic_trrn_fi
 relic_status relic_trrn_json_print(const relic_trrn_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&trrn_json, m, out, err); }
 relic_status relic_trrn_json_print_view(const relic_trrn_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&trrn_json, v, out, err); }
 relic_status relic_trrn_json_read(const char *text, size_t len, relic_arena *a, relic_trrn_file *out, relic_error *err) { return relic_jt_read_doc(&trrn_json, text, len, a, out, err); }
+relic_status relic_trrn_json_read_value(const relic_jv *doc, relic_arena *a, relic_trrn_file *out, relic_error *err) { return relic_jt_read_value(&trrn_json, doc, a, out, err); }

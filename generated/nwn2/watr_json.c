@@ -55,3 +55,4 @@ static const relic_jt_struct watr_json = { watr_fields, 20, sizeof(relic_watr_fi
 relic_status relic_watr_json_print(const relic_watr_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&watr_json, m, out, err); }
 relic_status relic_watr_json_print_view(const relic_watr_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&watr_json, v, out, err); }
 relic_status relic_watr_json_read(const char *text, size_t len, relic_arena *a, relic_watr_file *out, relic_error *err) { return relic_jt_read_doc(&watr_json, text, len, a, out, err); }
+relic_status relic_watr_json_read_value(const relic_jv *doc, relic_arena *a, relic_watr_file *out, relic_error *err) { return relic_jt_read_value(&watr_json, doc, a, out, err); }

@@ -54,6 +54,7 @@ static const relic_jt_struct cau_json = { cau_fields, 9, sizeof(relic_cau_file),
 relic_status relic_cau_json_print(const relic_cau_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&cau_json, m, out, err); }
 relic_status relic_cau_json_print_view(const relic_cau_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&cau_json, v, out, err); }
 relic_status relic_cau_json_read(const char *text, size_t len, relic_arena *a, relic_cau_file *out, relic_error *err) { return relic_jt_read_doc(&cau_json, text, len, a, out, err); }
+relic_status relic_cau_json_read_value(const relic_jv *doc, relic_arena *a, relic_cau_file *out, relic_error *err) { return relic_jt_read_value(&cau_json, doc, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 

@@ -36,3 +36,4 @@ static const relic_jt_struct geometry_json = { geometry_fields, 11, sizeof(relic
 relic_status relic_grf_geometry_json_print(const relic_grf_geometry_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&geometry_json, m, out, err); }
 relic_status relic_grf_geometry_json_print_view(const relic_grf_geometry_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&geometry_json, v, out, err); }
 relic_status relic_grf_geometry_json_read(const char *text, size_t len, relic_arena *a, relic_grf_geometry_file *out, relic_error *err) { return relic_jt_read_doc(&geometry_json, text, len, a, out, err); }
+relic_status relic_grf_geometry_json_read_value(const relic_jv *doc, relic_arena *a, relic_grf_geometry_file *out, relic_error *err) { return relic_jt_read_value(&geometry_json, doc, a, out, err); }

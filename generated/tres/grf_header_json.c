@@ -15,3 +15,4 @@ static const relic_jt_struct header_json = { header_fields, 2, sizeof(relic_grf_
 relic_status relic_grf_header_json_print(const relic_grf_header_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&header_json, m, out, err); }
 relic_status relic_grf_header_json_print_view(const relic_grf_header_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&header_json, v, out, err); }
 relic_status relic_grf_header_json_read(const char *text, size_t len, relic_arena *a, relic_grf_header_file *out, relic_error *err) { return relic_jt_read_doc(&header_json, text, len, a, out, err); }
+relic_status relic_grf_header_json_read_value(const relic_jv *doc, relic_arena *a, relic_grf_header_file *out, relic_error *err) { return relic_jt_read_value(&header_json, doc, a, out, err); }

@@ -30,3 +30,4 @@ static const relic_jt_struct mapping_json = { mapping_fields, 6, sizeof(relic_gr
 relic_status relic_grf_mapping_json_print(const relic_grf_mapping_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&mapping_json, m, out, err); }
 relic_status relic_grf_mapping_json_print_view(const relic_grf_mapping_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&mapping_json, v, out, err); }
 relic_status relic_grf_mapping_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mapping_file *out, relic_error *err) { return relic_jt_read_doc(&mapping_json, text, len, a, out, err); }
+relic_status relic_grf_mapping_json_read_value(const relic_jv *doc, relic_arena *a, relic_grf_mapping_file *out, relic_error *err) { return relic_jt_read_value(&mapping_json, doc, a, out, err); }

@@ -14,3 +14,4 @@ static const relic_jt_struct mapping_ref_json = { mapping_ref_fields, 1, sizeof(
 relic_status relic_grf_mapping_ref_json_print(const relic_grf_mapping_ref_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&mapping_ref_json, m, out, err); }
 relic_status relic_grf_mapping_ref_json_print_view(const relic_grf_mapping_ref_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&mapping_ref_json, v, out, err); }
 relic_status relic_grf_mapping_ref_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mapping_ref_file *out, relic_error *err) { return relic_jt_read_doc(&mapping_ref_json, text, len, a, out, err); }
+relic_status relic_grf_mapping_ref_json_read_value(const relic_jv *doc, relic_arena *a, relic_grf_mapping_ref_file *out, relic_error *err) { return relic_jt_read_value(&mapping_ref_json, doc, a, out, err); }

@@ -30,3 +30,4 @@ static const relic_jt_struct material_json = { material_fields, 10, sizeof(relic
 relic_status relic_grf_material_json_print(const relic_grf_material_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&material_json, m, out, err); }
 relic_status relic_grf_material_json_print_view(const relic_grf_material_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&material_json, v, out, err); }
 relic_status relic_grf_material_json_read(const char *text, size_t len, relic_arena *a, relic_grf_material_file *out, relic_error *err) { return relic_jt_read_doc(&material_json, text, len, a, out, err); }
+relic_status relic_grf_material_json_read_value(const relic_jv *doc, relic_arena *a, relic_grf_material_file *out, relic_error *err) { return relic_jt_read_value(&material_json, doc, a, out, err); }

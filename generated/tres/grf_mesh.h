@@ -170,6 +170,12 @@ relic_status relic_grf_mesh_json_print_view(const relic_grf_mesh_view *v, relic_
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
 relic_status relic_grf_mesh_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mesh_file *out, relic_error *err);
 
+struct relic_jv;
+/** relic_grf_mesh_json_read of a JSON value already parsed (relic_json.h, relic_jr_parse), such as
+ *  this format's value inside another format's document: the same checks and errors, with
+ *  no text printed or parsed again. */
+relic_status relic_grf_mesh_json_read_value(const struct relic_jv *doc, relic_arena *a, relic_grf_mesh_file *out, relic_error *err);
+
 /** The grf_mesh model as relic_mutate() walks it (librelic-mutate, relic_mutate.h): pass it with a
  *  grf_mesh file to get a mutated file, e.g. relic_mutate(&relic_grf_mesh_mutator, data, size, NULL, 0, seed, 0, &out, &log, &err). */
 extern const struct relic_mut_format relic_grf_mesh_mutator;

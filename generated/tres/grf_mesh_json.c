@@ -55,3 +55,4 @@ static const relic_jt_struct mesh_json = { mesh_fields, 14, sizeof(relic_grf_mes
 relic_status relic_grf_mesh_json_print(const relic_grf_mesh_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&mesh_json, m, out, err); }
 relic_status relic_grf_mesh_json_print_view(const relic_grf_mesh_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&mesh_json, v, out, err); }
 relic_status relic_grf_mesh_json_read(const char *text, size_t len, relic_arena *a, relic_grf_mesh_file *out, relic_error *err) { return relic_jt_read_doc(&mesh_json, text, len, a, out, err); }
+relic_status relic_grf_mesh_json_read_value(const relic_jv *doc, relic_arena *a, relic_grf_mesh_file *out, relic_error *err) { return relic_jt_read_value(&mesh_json, doc, a, out, err); }

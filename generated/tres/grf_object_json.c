@@ -20,3 +20,4 @@ static const relic_jt_struct object_json = { object_fields, 7, sizeof(relic_grf_
 relic_status relic_grf_object_json_print(const relic_grf_object_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&object_json, m, out, err); }
 relic_status relic_grf_object_json_print_view(const relic_grf_object_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&object_json, v, out, err); }
 relic_status relic_grf_object_json_read(const char *text, size_t len, relic_arena *a, relic_grf_object_file *out, relic_error *err) { return relic_jt_read_doc(&object_json, text, len, a, out, err); }
+relic_status relic_grf_object_json_read_value(const relic_jv *doc, relic_arena *a, relic_grf_object_file *out, relic_error *err) { return relic_jt_read_value(&object_json, doc, a, out, err); }

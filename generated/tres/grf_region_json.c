@@ -39,3 +39,4 @@ static const relic_jt_struct region_json = { region_fields, 3, sizeof(relic_grf_
 relic_status relic_grf_region_json_print(const relic_grf_region_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&region_json, m, out, err); }
 relic_status relic_grf_region_json_print_view(const relic_grf_region_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&region_json, v, out, err); }
 relic_status relic_grf_region_json_read(const char *text, size_t len, relic_arena *a, relic_grf_region_file *out, relic_error *err) { return relic_jt_read_doc(&region_json, text, len, a, out, err); }
+relic_status relic_grf_region_json_read_value(const relic_jv *doc, relic_arena *a, relic_grf_region_file *out, relic_error *err) { return relic_jt_read_value(&region_json, doc, a, out, err); }

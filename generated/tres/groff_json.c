@@ -64,6 +64,7 @@ relic_status relic_groff_json_print(const relic_groff_file *m, relic_buf *out, r
 relic_status relic_groff_json_print_view(const relic_groff_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&groff_json, v, out, err); }
 relic_status relic_groff_json_print_view_open(const relic_groff_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_open(&groff_json, v, out, err); }
 relic_status relic_groff_json_read(const char *text, size_t len, relic_arena *a, relic_groff_file *out, relic_error *err) { return relic_jt_read_doc(&groff_json, text, len, a, out, err); }
+relic_status relic_groff_json_read_value(const relic_jv *doc, relic_arena *a, relic_groff_file *out, relic_error *err) { return relic_jt_read_value(&groff_json, doc, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 

@@ -74,6 +74,7 @@ static const relic_jt_struct pid_json = { pid_fields, 3, sizeof(relic_pid_file),
 relic_status relic_pid_json_print(const relic_pid_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&pid_json, m, out, err); }
 relic_status relic_pid_json_print_view(const relic_pid_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&pid_json, v, out, err); }
 relic_status relic_pid_json_read(const char *text, size_t len, relic_arena *a, relic_pid_file *out, relic_error *err) { return relic_jt_read_doc(&pid_json, text, len, a, out, err); }
+relic_status relic_pid_json_read_value(const relic_jv *doc, relic_arena *a, relic_pid_file *out, relic_error *err) { return relic_jt_read_value(&pid_json, doc, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 

@@ -18,3 +18,4 @@ static const relic_jt_struct bmp_json = { bmp_fields, 5, sizeof(relic_scn_bmp_fi
 relic_status relic_scn_bmp_json_print(const relic_scn_bmp_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&bmp_json, m, out, err); }
 relic_status relic_scn_bmp_json_print_view(const relic_scn_bmp_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&bmp_json, v, out, err); }
 relic_status relic_scn_bmp_json_read(const char *text, size_t len, relic_arena *a, relic_scn_bmp_file *out, relic_error *err) { return relic_jt_read_doc(&bmp_json, text, len, a, out, err); }
+relic_status relic_scn_bmp_json_read_value(const relic_jv *doc, relic_arena *a, relic_scn_bmp_file *out, relic_error *err) { return relic_jt_read_value(&bmp_json, doc, a, out, err); }

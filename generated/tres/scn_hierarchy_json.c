@@ -20,3 +20,4 @@ static const relic_jt_struct hierarchy_json = { hierarchy_fields, 1, sizeof(reli
 relic_status relic_scn_hierarchy_json_print(const relic_scn_hierarchy_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&hierarchy_json, m, out, err); }
 relic_status relic_scn_hierarchy_json_print_view(const relic_scn_hierarchy_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&hierarchy_json, v, out, err); }
 relic_status relic_scn_hierarchy_json_read(const char *text, size_t len, relic_arena *a, relic_scn_hierarchy_file *out, relic_error *err) { return relic_jt_read_doc(&hierarchy_json, text, len, a, out, err); }
+relic_status relic_scn_hierarchy_json_read_value(const relic_jv *doc, relic_arena *a, relic_scn_hierarchy_file *out, relic_error *err) { return relic_jt_read_value(&hierarchy_json, doc, a, out, err); }

@@ -32,3 +32,4 @@ static const relic_jt_struct instance_json = { instance_fields, 4, sizeof(relic_
 relic_status relic_scn_instance_json_print(const relic_scn_instance_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&instance_json, m, out, err); }
 relic_status relic_scn_instance_json_print_view(const relic_scn_instance_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&instance_json, v, out, err); }
 relic_status relic_scn_instance_json_read(const char *text, size_t len, relic_arena *a, relic_scn_instance_file *out, relic_error *err) { return relic_jt_read_doc(&instance_json, text, len, a, out, err); }
+relic_status relic_scn_instance_json_read_value(const relic_jv *doc, relic_arena *a, relic_scn_instance_file *out, relic_error *err) { return relic_jt_read_value(&instance_json, doc, a, out, err); }

@@ -29,3 +29,4 @@ static const relic_jt_struct partitions_json = { partitions_fields, 2, sizeof(re
 relic_status relic_scn_partitions_json_print(const relic_scn_partitions_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&partitions_json, m, out, err); }
 relic_status relic_scn_partitions_json_print_view(const relic_scn_partitions_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&partitions_json, v, out, err); }
 relic_status relic_scn_partitions_json_read(const char *text, size_t len, relic_arena *a, relic_scn_partitions_file *out, relic_error *err) { return relic_jt_read_doc(&partitions_json, text, len, a, out, err); }
+relic_status relic_scn_partitions_json_read_value(const relic_jv *doc, relic_arena *a, relic_scn_partitions_file *out, relic_error *err) { return relic_jt_read_value(&partitions_json, doc, a, out, err); }

@@ -14,3 +14,4 @@ static const relic_jt_struct text_json = { text_fields, 1, sizeof(relic_scn_text
 relic_status relic_scn_text_json_print(const relic_scn_text_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&text_json, m, out, err); }
 relic_status relic_scn_text_json_print_view(const relic_scn_text_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&text_json, v, out, err); }
 relic_status relic_scn_text_json_read(const char *text, size_t len, relic_arena *a, relic_scn_text_file *out, relic_error *err) { return relic_jt_read_doc(&text_json, text, len, a, out, err); }
+relic_status relic_scn_text_json_read_value(const relic_jv *doc, relic_arena *a, relic_scn_text_file *out, relic_error *err) { return relic_jt_read_value(&text_json, doc, a, out, err); }

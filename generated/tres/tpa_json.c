@@ -124,6 +124,7 @@ static const relic_jt_struct tpa_json = { tpa_fields, 4, sizeof(relic_tpa_file),
 relic_status relic_tpa_json_print(const relic_tpa_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&tpa_json, m, out, err); }
 relic_status relic_tpa_json_print_view(const relic_tpa_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&tpa_json, v, out, err); }
 relic_status relic_tpa_json_read(const char *text, size_t len, relic_arena *a, relic_tpa_file *out, relic_error *err) { return relic_jt_read_doc(&tpa_json, text, len, a, out, err); }
+relic_status relic_tpa_json_read_value(const relic_jv *doc, relic_arena *a, relic_tpa_file *out, relic_error *err) { return relic_jt_read_value(&tpa_json, doc, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 

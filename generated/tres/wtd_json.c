@@ -54,6 +54,7 @@ static const relic_jt_struct wtd_json = { wtd_fields, 5, sizeof(relic_wtd_file),
 relic_status relic_wtd_json_print(const relic_wtd_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&wtd_json, m, out, err); }
 relic_status relic_wtd_json_print_view(const relic_wtd_view *v, relic_buf *out, relic_error *err) { return relic_jt_print_view_doc(&wtd_json, v, out, err); }
 relic_status relic_wtd_json_read(const char *text, size_t len, relic_arena *a, relic_wtd_file *out, relic_error *err) { return relic_jt_read_doc(&wtd_json, text, len, a, out, err); }
+relic_status relic_wtd_json_read_value(const relic_jv *doc, relic_arena *a, relic_wtd_file *out, relic_error *err) { return relic_jt_read_value(&wtd_json, doc, a, out, err); }
 
 /* ---- the format's descriptor (relic_schema_ops.h) ---- */
 

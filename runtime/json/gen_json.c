@@ -819,6 +819,18 @@ relic_status relic_jt_read(relic_jr *r, const relic_jt_struct *t, const relic_jv
     return RELIC_OK;
 }
 
+relic_status relic_jt_read_value(const relic_jt_struct *t, const relic_jv *doc, relic_arena *a, void *out, relic_error *err)
+{
+    relic_error scratch;
+    if (!err) err = &scratch;
+    relic_error_clear(err);
+    memset(out, 0, t->size);
+    relic_jr r = {a, err, {0}, 0};
+    relic_status st = relic_jr_check_format(&r, doc, t->format);
+    if (st == RELIC_OK) st = relic_jt_read(&r, t, doc, out, out);
+    return st;
+}
+
 relic_status relic_jt_read_doc(const relic_jt_struct *t, const char *text, size_t len, relic_arena *a, void *out,
                                relic_error *err)
 {
@@ -829,8 +841,5 @@ relic_status relic_jt_read_doc(const relic_jt_struct *t, const char *text, size_
     const relic_jv *doc = NULL;
     relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
-    relic_jr r = {a, err, {0}, 0};
-    st = relic_jr_check_format(&r, doc, t->format);
-    if (st == RELIC_OK) st = relic_jt_read(&r, t, doc, out, out);
-    return st;
+    return relic_jt_read_value(t, doc, a, out, err);
 }

@@ -106,5 +106,10 @@ relic_status relic_jt_print_view_open(const relic_jt_struct *t, const void *view
  *  with arrays in a; its "format" member, when present, must be t->format. */
 relic_status relic_jt_read_doc(const relic_jt_struct *t, const char *text, size_t len, relic_arena *a, void *out,
                                relic_error *err);
+/** relic_jt_read_doc of a document already parsed (relic_jr_parse), or of a
+ *  value inside one: a format whose JSON sits in another's (a GROFF
+ *  section's value in a GRF document) is read without printing it back to
+ *  text and parsing it again. The same checks, errors and paths. */
+relic_status relic_jt_read_value(const relic_jt_struct *t, const relic_jv *doc, relic_arena *a, void *out, relic_error *err);
 
 #endif

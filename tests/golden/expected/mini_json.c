@@ -92,3 +92,4 @@ static const relic_jt_struct mini_json = { mini_fields, 4, sizeof(relic_mini_fil
 
 relic_status relic_mini_json_print(const relic_mini_file *m, relic_buf *out, relic_error *err) { return relic_jt_print_doc(&mini_json, m, out, err); }
 relic_status relic_mini_json_read(const char *text, size_t len, relic_arena *a, relic_mini_file *out, relic_error *err) { return relic_jt_read_doc(&mini_json, text, len, a, out, err); }
+relic_status relic_mini_json_read_value(const relic_jv *doc, relic_arena *a, relic_mini_file *out, relic_error *err) { return relic_jt_read_value(&mini_json, doc, a, out, err); }
