@@ -9,6 +9,8 @@
 # files: ../shared/corpus/{grf,scn} (skipped, saying so, when absent).
 # Prints "N passed, M failed". Env: RELIC.
 RELIC=${RELIC:-build/relic}
+# Debian's python3 (make deps): a python3 found first in PATH may be a pyenv shim
+PYTHON=${PYTHON:-/usr/bin/python3}; [ -x "$PYTHON" ] || PYTHON=python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0; fail=0
@@ -35,6 +37,28 @@ else
     contains "$tmp/demo.json" '"Class": "CGun"' "instance properties by name"
     expect_rc 0 "JSON back to GRF" "$RELIC" convert "$tmp/demo.json" "$tmp/demo.grf"
     if cmp -s "$grf" "$tmp/demo.grf"; then ok; else bad "decoded JSON round trip differs"; fi
+    # a section's value is read from the document's one parse: an error in it is
+    # named by its path in the whole document, as when it was parsed on its own
+    "$PYTHON" - "$tmp" <<'PY'
+import json, sys
+tmp = sys.argv[1]
+doc = json.load(open(tmp + '/demo.json'))
+def first(d, kind):
+    return next(e for e in d['contents'] if e['kind'] == kind)
+d = json.load(open(tmp + '/demo.json')); del first(d, 'header')['value']['version']
+json.dump(d, open(tmp + '/no_version.json', 'w'))
+d = json.load(open(tmp + '/demo.json')); first(d, 'value_table')['value']['records'][0]['type'] = 'quux'
+json.dump(d, open(tmp + '/bad_type.json', 'w'))
+d = json.load(open(tmp + '/demo.json')); first(d, 'header')['value']['format'] = 'grf_mesh'
+json.dump(d, open(tmp + '/wrong_format.json', 'w'))
+PY
+    expect_rc 1 "a section value without a member" "$RELIC" convert "$tmp/no_version.json" "$tmp/x.grf"
+    contains "$tmp/out" 'contents[0].value @0x0: version: missing member "version"' "the missing member named by its path"
+    expect_rc 1 "a value-table record of no type" "$RELIC" convert "$tmp/bad_type.json" "$tmp/x.grf"
+    contains "$tmp/out" 'contents[2696].value @0x0: records[0].type: not a value type' "the value table's record named by its path"
+    expect_rc 1 "a section value of another format" "$RELIC" convert "$tmp/wrong_format.json" "$tmp/x.grf"
+    contains "$tmp/out" 'this JSON is not the grf_header format ("format": "grf_mesh")' "the section's format checked"
+    if [ -e "$tmp/x.grf" ]; then bad "a refused conversion left an output"; else ok; fi
 
     expect_rc 0 "level to OBJ" "$RELIC" convert "$grf" "$tmp/demo.obj"
     if [ -s "$tmp/demo.mtl" ]; then ok; else bad "no MTL beside the OBJ"; fi

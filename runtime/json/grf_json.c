@@ -15,6 +15,7 @@
 
 #include "grf_region.h"
 #include "grf_region_v11.h"
+#include "grf_sections_json.h"
 #include "groff.h"
 #include "relic_gen.h"
 #include "relic_grf.h"
@@ -358,13 +359,9 @@ static relic_status read_contents(relic_jr *r, const relic_jv *contents, relic_g
             void *model;
             relic_jr_push(r, "value", -1);
             if ((st = relic_jr_member(r, e, "value", 1, &v))) return st;
-            /* the section's own reader takes text: v printed back, in the arena */
-            relic_buf text;
-            relic_buf_init_arena(&text, r->arena, 0);
-            relic_jv_print(&text, v);
-            if (text.failed) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory");
+            /* the section's own reader, on the value as parsed */
             relic_error inner;
-            st = relic_grf_section_json_read((relic_grf_kind)kind, (const char *)text.data, text.size, r->arena, &model, &inner);
+            st = relic_grf_section_json_read_value((relic_grf_kind)kind, v, r->arena, &model, &inner);
             if (!st) st = relic_grf_section_write((relic_grf_kind)kind, model, data, &inner);
             if (st) return relic_jr_fail(r, st, "%s%s%s", inner.path, inner.path[0] ? ": " : "", inner.message);
             relic_jr_pop(r);
@@ -382,23 +379,10 @@ relic_status relic_grf_json_read(const char *text, size_t len, relic_arena *a, r
     const relic_jv *doc, *contents;
     relic_status st;
     if ((st = relic_jr_parse(text, len, a, &doc, err))) return st;
-    if (!(contents = relic_jv_get(doc, "contents")))
-        return relic_groff_json_read(text, len, a, out, err); /* the plain container form: data as hex */
-    /* the container alone (directory, symbols) for the generated reader; contents kept apart */
-    relic_buf container;
-    relic_buf_init_arena(&container, a, 0);
-    relic_buf_append(&container, "{", 1);
-    for (uint32_t i = 0, n = 0; i < doc->len; i++) {
-        const relic_jv *m = doc->u.items[i];
-        if ((m->klen == 8 && !memcmp(m->key, "contents", 8)) || (m->klen == 9 && !memcmp(m->key, "instances", 9))) continue;
-        if (n++) relic_buf_append(&container, ",", 1);
-        relic_jv_print(&container, &(relic_jv){.kind = RELIC_JV_STRING, .u.s = m->key, .len = m->klen});
-        relic_buf_append(&container, ":", 1);
-        relic_jv_print(&container, m);
-    }
-    relic_buf_append(&container, "}", 1);
-    if (container.failed) return relic_fail(err, RELIC_E_NOMEM, 0, "", "out of memory");
-    if ((st = relic_groff_json_read((const char *)container.data, container.size, a, out, err))) return st;
+    /* the container (directory, symbols) by the generated reader, from the same parse: it reads
+     * its own members and passes over the others (contents, instances, grf_version, ...) */
+    if ((st = relic_groff_json_read_value(doc, a, out, err))) return st;
+    if (!(contents = relic_jv_get(doc, "contents"))) return RELIC_OK; /* the plain container form: data as hex */
     relic_jr r = {a, err, {0}, 0};
     relic_buf data;
     relic_buf_init_arena(&data, a, 0);

@@ -14,6 +14,7 @@
 #include "grf_material.h"
 #include "grf_material_v11.h"
 #include "grf_mesh.h"
+#include "grf_sections_json.h"
 #include "grf_object.h"
 #include "grf_region.h"
 #include "grf_region_v11.h"
@@ -31,6 +32,7 @@
 typedef struct json_ops {
     relic_status (*print)(const void *m, relic_buf *out, relic_error *err);
     relic_status (*read)(const char *t, size_t len, relic_arena *a, void **m, relic_error *err);
+    relic_status (*read_value)(const relic_jv *doc, relic_arena *a, void **m, relic_error *err);
     relic_status (*view)(const uint8_t *p, size_t n, relic_arena *a, void **v, relic_error *err);
     relic_status (*print_view)(const void *v, relic_buf *out, relic_error *err);
 } json_ops;
@@ -51,6 +53,13 @@ static void *alloc_model(relic_arena *a, size_t size)
         if (!x) return relic_fail(e, RELIC_E_NOMEM, 0, "", "out of memory");                                            \
         *m = x;                                                                                                         \
         return relic_##F##_json_read(t, len, a, x, e);                                                                  \
+    }                                                                                                                   \
+    static relic_status jrv_##F(const relic_jv *doc, relic_arena *a, void **m, relic_error *e)                          \
+    {                                                                                                                   \
+        MODEL *x = alloc_model(a, sizeof *x);                                                                           \
+        if (!x) return relic_fail(e, RELIC_E_NOMEM, 0, "", "out of memory");                                            \
+        *m = x;                                                                                                         \
+        return relic_##F##_json_read_value(doc, a, x, e);                                                               \
     }
 /* ... and from the validated view: validate into a view from the arena, print from it. */
 #define KIND_VIEW(F)                                                                                 \
@@ -97,9 +106,9 @@ static relic_status jpv_grf_value_table(const void *v, relic_buf *o, relic_error
     return relic_grf_value_table_json_print_view(v, o, e);
 }
 
-#define OPS(F)                          \
-    {                                   \
-        jp_##F, jr_##F, jv_##F, jpv_##F \
+#define OPS(F)                                   \
+    {                                            \
+        jp_##F, jr_##F, jrv_##F, jv_##F, jpv_##F \
     }
 static const json_ops ops[RELIC_GRF_KIND_COUNT] = {
     [RELIC_GRF_HEADER] = OPS(grf_header),
@@ -139,6 +148,15 @@ relic_status relic_grf_section_json_read(relic_grf_kind k, const char *text, siz
     if ((unsigned)k >= RELIC_GRF_KIND_COUNT || !ops[k].read)
         return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "section kind %d has no JSON form", (int)k);
     return ops[k].read(text, len, a, model, err);
+}
+
+relic_status relic_grf_section_json_read_value(relic_grf_kind k, const relic_jv *v, relic_arena *a, void **model,
+                                               relic_error *err)
+{
+    *model = NULL;
+    if ((unsigned)k >= RELIC_GRF_KIND_COUNT || !ops[k].read_value)
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "section kind %d has no JSON form", (int)k);
+    return ops[k].read_value(v, a, model, err);
 }
 
 relic_status relic_grf_section_view(relic_grf_kind k, const uint8_t *p, size_t n, relic_arena *a, void **view,

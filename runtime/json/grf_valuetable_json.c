@@ -7,6 +7,7 @@
 #include "relic_gen.h"
 #include "relic_grf.h"
 #include "relic_json.h"
+#include "grf_sections_json.h"
 
 static const char *const type_names[] = {NULL, "bool", "char", "int", "float", "string", "object"};
 #define TYPE_COUNT ((int)(sizeof type_names / sizeof type_names[0]))
@@ -404,11 +405,19 @@ static relic_status rd_record(relic_jr *r, const relic_jv *o, relic_grf_vt_recor
 relic_status relic_grf_value_table_json_read(const char *text, size_t len, relic_arena *a, relic_grf_value_table *out,
                                              relic_error *err)
 {
-    const relic_jv *doc, *v;
-    relic_jr r = {a, err, {0}, 0};
-    size_t n;
+    const relic_jv *doc;
     relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st) return st;
+    return relic_grf_value_table_json_read_value(doc, a, out, err);
+}
+
+relic_status relic_grf_value_table_json_read_value(const relic_jv *doc, relic_arena *a, relic_grf_value_table *out,
+                                                   relic_error *err)
+{
+    const relic_jv *v;
+    relic_jr r = {a, err, {0}, 0};
+    size_t n;
+    relic_status st;
     memset(out, 0, sizeof *out);
     if ((st = relic_jr_check_format(&r, doc, "grf_value_table")) || (st = rd_str(&r, doc, "name", &out->name)) ||
         (st = rd_handles(&r, doc, "symbol_handles", &out->symbol_handles)) ||
