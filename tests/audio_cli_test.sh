@@ -264,7 +264,7 @@ PY
     expect_rc 0 "extract a one-sample bank" "$RELIC" extract "$tmp/one.tpa" -C "$tmp/one"
     if [ -f "$tmp/one/00001234.wav" ]; then ok; else bad "one-sample bank: no 00001234.wav"; fi
     expect_rc 1 "extract a bank whose header copy differs" "$RELIC" extract "$tmp/badcopy.tpa" -C "$tmp/badcopy"
-    if grep -q 'badcopy.tpa: ids\[0\].header @0x18' "$tmp/out"; then ok; else bad "bad header copy: no ids[0].header @0x18"; cat "$tmp/out" "$tmp/err"; fi
+    if grep -q 'badcopy.tpa: ids\[0\].header @0x18' "$tmp/err"; then ok; else bad "bad header copy: no ids[0].header @0x18"; cat "$tmp/out" "$tmp/err"; fi
 fi
 
 # a bad block deep in the stream: exit 1, FILE @0xOFFSET of the step index,

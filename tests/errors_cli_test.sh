@@ -2,7 +2,9 @@
 # errors_cli_test.sh — every `relic` command that reads a file, fed a
 # malformed file of a format it accepts, prints its error as the one line
 # of the command (FILE: field @0xOFFSET: message): the line names the file
-# and carries an @0x byte offset, and the exit status is non-zero. The
+# and carries an @0x byte offset, and the exit status is non-zero. The line
+# is on standard output for check and info, on standard error (and not on
+# standard output) for every other command. The
 # malformed files are relic's own samples (tests/samples/make_format_samples.sh)
 # truncated or with a count corrupted, made here, and real KEY, BIF and TLK
 # files truncated (when ../shared/corpus is here). The --json forms of info
@@ -47,29 +49,39 @@ error_line() {
     [ "${rest%%" "*}" != "$rest" ] && [ -n "${rest%%" "*}" ] && at_offset "${rest#*" "}"
 }
 
-# expect NAME FILE CMD...: CMD fails (exit status not 0) and its output has
-# a line that starts with FILE and carries an @0x offset (FILE: ... @0xN: ...)
+# expect NAME FILE CMD...: CMD fails (exit status not 0) and prints a line
+# that starts with FILE and carries an @0x offset (FILE: ... @0xN: ...): on
+# standard output for check and info (the lines are their report), on
+# standard error for every other command, whose standard output must carry
+# no such line (it may be the output itself: `relic convert x - --to json`)
 expect() {
     name=$1 file=$2
     shift 2
-    "$@" >"$tmp/out" 2>&1
+    "$@" >"$tmp/out" 2>"$tmp/err"
     rc=$?
+    case $2 in check | info) want=out other=err ;; *) want=err other=out ;; esac
     if [ $rc -eq 0 ]; then
-        fail=$((fail + 1)); echo "FAIL: $name: exit status 0"; sed 's/^/    /' "$tmp/out"; return
+        fail=$((fail + 1)); echo "FAIL: $name: exit status 0"; cat "$tmp/out" "$tmp/err" | sed 's/^/    /'; return
     fi
-    # a sanitizer report anywhere, and a line naming FILE with its offset
-    crashed=0 named=0
-    while IFS= read -r line || [ -n "$line" ]; do
-        case $line in *Sanitizer* | *"runtime error:"*) crashed=1 ;; esac
-        case $line in *"$file"*) error_line "$line" && named=1 ;; esac
-    done <"$tmp/out"
+    # a sanitizer report anywhere, and a line naming FILE with its offset in each stream
+    crashed=0 named_out=0 named_err=0
+    for stream in out err; do
+        while IFS= read -r line || [ -n "$line" ]; do
+            case $line in *Sanitizer* | *"runtime error:"*) crashed=1 ;; esac
+            case $line in *"$file"*) error_line "$line" && eval "named_$stream=1" ;; esac
+        done <"$tmp/$stream"
+    done
+    eval "named=\$named_$want leaked=\$named_$other"
+    [ $want = out ] && leaked=0 # check and info may say more on standard error
     if [ $rc -gt 2 ] || [ $crashed = 1 ]; then
-        fail=$((fail + 1)); echo "FAIL: $name: exit status $rc (a crash?)"; sed 's/^/    /' "$tmp/out"; return
+        fail=$((fail + 1)); echo "FAIL: $name: exit status $rc (a crash?)"; cat "$tmp/out" "$tmp/err" | sed 's/^/    /'; return
     fi
-    if [ $named = 1 ]; then
+    if [ $named = 1 ] && [ $leaked = 0 ]; then
         pass=$((pass + 1))
     else
-        fail=$((fail + 1)); echo "FAIL: $name: no 'FILE: field @0xOFFSET: message' line naming $file"; sed 's/^/    /' "$tmp/out"
+        fail=$((fail + 1))
+        echo "FAIL: $name: no 'FILE: field @0xOFFSET: message' line naming $file on standard $(echo $want | sed 's/out/output/;s/err/error/')$([ $leaked = 1 ] && echo ', and one on standard output')"
+        cat "$tmp/out" "$tmp/err" | sed 's/^/    /'
     fi
 }
 
@@ -133,8 +145,8 @@ expect "foley bank.tpa" "$B/bank.tpa" "$RELIC" foley "$B/bank.tpa" --velocity 1
 expect "hash --names scene.scn" "$B/scene.scn" "$RELIC" hash --names "$B/scene.scn"
 expect "mutate room.wok" "$B/room.wok" "$RELIC" mutate "$B/room.wok" -n 1 -o "$tmp/m"
 # mutate names where the validator stopped, not only that it refused
-if grep -q "room.wok: header @0x0: header needs 136 bytes" "$tmp/out"; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: mutate room.wok: no validator error line"; sed 's/^/    /' "$tmp/out"; fi
+if grep -q "room.wok: header @0x0: header needs 136 bytes" "$tmp/err"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: mutate room.wok: no validator error line"; cat "$tmp/out" "$tmp/err" | sed 's/^/    /'; fi
 
 # the --json, -r and --to forms: problems as JSON carry the file and an
 # offset; errors outside a JSON document are the one line

@@ -55,7 +55,7 @@ expect_rc 1 "UTF-8 bytes are not cp1252 text the other way round" "$RELIC" dump 
 if cat "$tmp/out" "$tmp/err" | grep -q "N @0x.*not valid UTF-8"; then ok; else bad "invalid UTF-8 error names the field: $(cat "$tmp/out" "$tmp/err")"; fi
 printf '{"__data_type":"UTI ","N":{"type":"cexostring","value":"\344\270\255"}}\n' >"$tmp/c.json"
 expect_rc 1 "a character cp1252 cannot hold" "$RELIC" convert "$tmp/c.json" "$tmp/c.uti" --encoding cp1252
-if grep -q "N.value" "$tmp/out"; then ok; else bad "unrepresentable character error names the field: $(cat "$tmp/out")"; fi
+if grep -q "N.value" "$tmp/err"; then ok; else bad "unrepresentable character error names the field (standard error): $(cat "$tmp/out" "$tmp/err")"; fi
 expect_rc 1 "an unknown --encoding" "$RELIC" dump "$tmp/e.uti" --encoding koi8-r
 printf 'GFF V3.2xxxx' >"$tmp/short.gff"
 expect_rc 1 "check a truncated GFF" "$RELIC" check "$tmp/short.gff"

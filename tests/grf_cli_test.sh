@@ -53,11 +53,11 @@ d = json.load(open(tmp + '/demo.json')); first(d, 'header')['value']['format'] =
 json.dump(d, open(tmp + '/wrong_format.json', 'w'))
 PY
     expect_rc 1 "a section value without a member" "$RELIC" convert "$tmp/no_version.json" "$tmp/x.grf"
-    contains "$tmp/out" 'contents[0].value @0x0: version: missing member "version"' "the missing member named by its path"
+    contains "$tmp/err" 'contents[0].value @0x0: version: missing member "version"' "the missing member named by its path"
     expect_rc 1 "a value-table record of no type" "$RELIC" convert "$tmp/bad_type.json" "$tmp/x.grf"
-    contains "$tmp/out" 'contents[2696].value @0x0: records[0].type: not a value type' "the value table's record named by its path"
+    contains "$tmp/err" 'contents[2696].value @0x0: records[0].type: not a value type' "the value table's record named by its path"
     expect_rc 1 "a section value of another format" "$RELIC" convert "$tmp/wrong_format.json" "$tmp/x.grf"
-    contains "$tmp/out" 'this JSON is not the grf_header format ("format": "grf_mesh")' "the section's format checked"
+    contains "$tmp/err" 'this JSON is not the grf_header format ("format": "grf_mesh")' "the section's format checked"
     if [ -e "$tmp/x.grf" ]; then bad "a refused conversion left an output"; else ok; fi
 
     expect_rc 0 "level to OBJ" "$RELIC" convert "$grf" "$tmp/demo.obj"

@@ -79,7 +79,7 @@ if "$RELIC" info "$tmp/p.pid" | grep -q "3 textures and 1 mip levels"; then ok; 
 # errors
 head -c 300 "$tmp/t.swp" >"$tmp/short.swp"
 expect_rc 1 "extract from a short SWP" "$RELIC" extract "$tmp/t.pid" --swp "$tmp/short.swp" -C "$tmp/ex5"
-if grep -q 'rasters\[[0-9]*\].swp_offset @0x' "$tmp/out"; then ok; else bad "short SWP message: $(cat "$tmp/out")"; fi
+if grep -q 'rasters\[[0-9]*\].swp_offset @0x' "$tmp/err"; then ok; else bad "short SWP message (standard error): $(cat "$tmp/out" "$tmp/err")"; fi
 expect_rc 2 "extract without -C" "$RELIC" extract "$tmp/t.pid" --swp "$tmp/t.swp"
 expect_rc 2 "pack-textures without outputs" "$RELIC" pack-textures "$tmp/ex1"
 expect_rc 2 "pack-textures to a .bin" "$RELIC" pack-textures "$tmp/ex1" "$tmp/x.pid" "$tmp/x.bin"

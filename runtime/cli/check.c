@@ -28,6 +28,7 @@ static void usage(FILE *f)
 int cmd_check(int argc, char **argv)
 {
     int strict = 0, quiet = 0, json = 0, nfiles = 0, bad = 0;
+    cli_problems_to_stdout(); /* the problem lines are this command's report */
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "-r")) return cli_check_tree(argc, argv);
     for (int i = 1; i < argc; i++) {

@@ -45,9 +45,16 @@ typedef struct cli_input {
  * path when there is one, the byte offset (0x0 when the error is about the
  * whole file) and the message. A text reader's "FILE:LINE:COL: " prefix is
  * folded into "line L, column C: " after the offset, so the file is named
- * once. cli_report prints to `to` (stdout for the problem lines of check
- * and info, stderr otherwise); cli_error to stderr. */
+ * once. cli_report prints to `to`; cli_error to stderr. */
 void cli_report(FILE *to, const char *file, const relic_error *err);
+/* The stream of the problem lines found in an input: stdout while check or
+ * info runs (the lines are what those commands report), stderr for every
+ * other command, whose stdout may carry the output itself (`relic convert
+ * x.wok - --to json`, `relic dump`). The helpers that load and check a file
+ * for several commands print there. cli_problems_to_stdout: check and info,
+ * before anything is loaded. */
+FILE *cli_problem_stream(void);
+void cli_problems_to_stdout(void);
 /* Send every line cli_report (and so cli_error, cli_errorf, cli_problemf)
  * would print from the calling thread to fn instead, with the message's
  * text position already folded; fn NULL prints again. Thread-local: each
@@ -59,7 +66,7 @@ void cli_error(const char *file, const relic_error *err);
 void cli_error_in(const char *file, const char *what, const relic_error *err);
 /* An error the command finds itself, at byte offset of file (0: the whole
  * file); printf-style message. cli_problemf prints a problem line with a
- * field path (NULL: none) to stdout, as check does. */
+ * field path (NULL: none) to cli_problem_stream(). */
 void cli_errorf(const char *file, uint64_t offset, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -71,7 +78,7 @@ void cli_problemf(const char *file, uint64_t offset, const char *path, const cha
 #endif
     ;
 /* A report callback (relic_report_fn) printing each problem with
- * cli_report to stdout; ctx is the file name. */
+ * cli_report to cli_problem_stream(); ctx is the file name. */
 void cli_report_problem(void *ctx, const relic_error *err);
 
 /* Map path and detect its format; prints the error (cli_error) and returns nonzero on failure. */

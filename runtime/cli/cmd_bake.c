@@ -125,7 +125,7 @@ int cmd_bake(int argc, char **argv)
     if (cli_schema_view(&cli_format_trn, &in, &v)) goto out;
     if (relic_trn_view_aswm_read(&v, CLI_TRN_ASWM_LIMIT, &a, &w, &packet, &err) != RELIC_OK) {
         if (err.code == RELIC_E_ARGUMENT) cli_error(in_path, &err); /* no ASWM packet */
-        else cli_report(stdout, in_path, &err);
+        else cli_report(cli_problem_stream(), in_path, &err);
         goto out;
     }
     checked seen = {in_path, 0};

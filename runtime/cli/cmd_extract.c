@@ -275,7 +275,7 @@ static int extract_audio(cli_input *in, const cli_extract_args *x)
         relic_tpa_view v;
         relic_tpa_file m;
         if (relic_tpa_validate(in->map.bytes.data, in->map.bytes.size, &v, &err) != RELIC_OK) {
-            cli_report(stdout, in_path, &err);
+            cli_report(cli_problem_stream(), in_path, &err);
             rc = 1;
         } else if (tpa_tables(&v, &a, &m, in_path)) {
             rc = 1;
@@ -313,7 +313,7 @@ static int extract_audio(cli_input *in, const cli_extract_args *x)
     } else if (in->format == RELIC_FORMAT_CAU) {
         relic_cau_view v;
         if (relic_cau_validate(in->map.bytes.data, in->map.bytes.size, &v, &err) != RELIC_OK) {
-            cli_report(stdout, in_path, &err);
+            cli_report(cli_problem_stream(), in_path, &err);
             rc = 1;
         } else {
             const relic_cau_sample_header *h = &v.values.header;

@@ -215,7 +215,7 @@ static int walk_textures(extract_ctx *c, relic_pid_view *v, const cli_input *pid
     relic_error err;
     c->v = v;
     if (relic_pid_validate(pid->map.bytes.data, pid->map.bytes.size, v, &err) != RELIC_OK) {
-        cli_report(stdout, pid->path, &err);
+        cli_report(cli_problem_stream(), pid->path, &err);
         return 1;
     }
     if (relic_swp_palettes_find(c->v, a, &c->pal, &err) != RELIC_OK ||
@@ -226,7 +226,7 @@ static int walk_textures(extract_ctx *c, relic_pid_view *v, const cli_input *pid
     if (relic_swp_walk(c->v, swp->map.bytes.data, swp->map.bytes.size, spz, SPZ_WINDOW_LIMIT, a, one_raster, c, &err) !=
         RELIC_OK) {
         /* offsets name the PID (raster fields) or, for pixels and the stream, the SWP/SPZ */
-        cli_report(stdout, strncmp(err.path, "rasters[", 8) == 0 && !strstr(err.path, "pixels") ? pid->path : swp->path, &err);
+        cli_report(cli_problem_stream(), strncmp(err.path, "rasters[", 8) == 0 && !strstr(err.path, "pixels") ? pid->path : swp->path, &err);
         return 1;
     }
     return 0;

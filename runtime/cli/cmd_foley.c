@@ -56,7 +56,7 @@ int cmd_foley(int argc, char **argv)
     int rc = EXIT_VALID;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_tpa_validate(in.map.bytes.data, in.map.bytes.size, &v, &err) != RELIC_OK || relic_tpa_decode(&v, &a, &m, &err) != RELIC_OK) {
-        cli_report(stdout, path, &err);
+        cli_report(cli_problem_stream(), path, &err);
         rc = EXIT_INVALID;
     } else {
         printf("%s: %zu collision records at velocity %g\n", path, m.collisions_count, velocity);

@@ -220,7 +220,7 @@ static int get_tlk_text(const cli_input *in, const char *arg)
         return EXIT_USAGE;
     }
     if (relic_tlk_open(in->map.bytes.data, in->map.bytes.size, &v, &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err);
+        cli_report(cli_problem_stream(), in->path, &err);
         return EXIT_INVALID;
     }
     if (ref >= v.entries_count) {
@@ -295,7 +295,7 @@ static int get_main(const char **args, int n, const char *enc_name, const char *
         }
         path = slash ? slash + 1 : "";
         if (relic_erf_open_gff(&ar, k, &a, &d, &err) != RELIC_OK) { /* errors at container offsets */
-            cli_report(stdout, args[0], &err);
+            cli_report(cli_problem_stream(), args[0], &err);
             rc = EXIT_INVALID;
             goto done;
         }
@@ -306,7 +306,7 @@ static int get_main(const char **args, int n, const char *enc_name, const char *
         goto done;
     }
     if (gff && relic_gff_open(gff, gff_size, &a, NULL, NULL, &d, &err) != RELIC_OK) {
-        cli_report(stdout, args[0], &err);
+        cli_report(cli_problem_stream(), args[0], &err);
         rc = EXIT_INVALID;
     } else if (relic_gff_resolve(&d, path, &target, &is_struct, &err) != RELIC_OK) {
         cli_error(args[0], &err);

@@ -216,7 +216,7 @@ int cmd_set(int argc, char **argv)
     if (locate(&in, &a, &ar, &sp)) goto out;
     if (relic_gff_open(in.map.bytes.data + sp.offset, sp.size, &a, NULL, NULL, &d, &err) != RELIC_OK) {
         if (sp.in_container) relic_erf_open_gff(&ar, sp.member, &a, &d, &err); /* the error at container offsets */
-        cli_report(stdout, file, &err);
+        cli_report(cli_problem_stream(), file, &err);
         goto out;
     }
     if (relic_gff_resolve(&d, sp.path, &f, &is_struct, &err) != RELIC_OK) {

@@ -58,6 +58,14 @@ void cli_report_capture(cli_report_sink_fn fn, void *ctx)
     capture_ctx = ctx;
 }
 
+/* Where problem lines go (cli_problem_stream): set once by check and info,
+ * before any worker thread starts. */
+static int problems_on_stdout;
+
+void cli_problems_to_stdout(void) { problems_on_stdout = 1; }
+
+FILE *cli_problem_stream(void) { return problems_on_stdout ? stdout : stderr; }
+
 void cli_report(FILE *to, const char *file, const relic_error *err)
 {
     relic_error e = *err;
@@ -104,11 +112,11 @@ void cli_problemf(const char *file, uint64_t offset, const char *path, const cha
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(stdout, file, offset, path, fmt, ap);
+    vreport(cli_problem_stream(), file, offset, path, fmt, ap);
     va_end(ap);
 }
 
-void cli_report_problem(void *ctx, const relic_error *err) { cli_report(stdout, ctx, err); }
+void cli_report_problem(void *ctx, const relic_error *err) { cli_report(cli_problem_stream(), ctx, err); }
 
 int cli_is_help(const char *arg) { return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0; }
 

@@ -55,7 +55,7 @@ static unsigned cau_check(const cli_input *in, int strict)
     relic_audio_format_of_cau(h, &f);
     if (relic_audio_check_data(&f, v.base + h->data_offset, h->data_size, &err) != RELIC_OK) {
         if (!strcmp(err.path, "data")) err.offset += h->data_offset;
-        cli_report(stdout, in->path, &err);
+        cli_report(cli_problem_stream(), in->path, &err);
         problems++;
     }
     if (h->caption_offset) {
@@ -66,7 +66,7 @@ static unsigned cau_check(const cli_input *in, int strict)
         if (relic_audio_captions_parse(v.base + h->caption_offset + 8, v.values.caption_length - 4, v.values.caption_count,
                                        &a, &lines, &used, &err) != RELIC_OK) {
             err.offset += h->caption_offset + 8;
-            cli_report(stdout, in->path, &err);
+            cli_report(cli_problem_stream(), in->path, &err);
             problems++;
         }
         relic_arena_release(&a);

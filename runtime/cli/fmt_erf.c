@@ -18,7 +18,7 @@ int cli_erf_open(const cli_input *in, relic_arena *a, relic_erf_archive *ar)
 {
     relic_error err;
     if (relic_erf_open(in->map.bytes.data, in->map.bytes.size, a, ar, &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err);
+        cli_report(cli_problem_stream(), in->path, &err);
         return 1;
     }
     return 0;
@@ -147,7 +147,7 @@ static unsigned erf_check_members(const cli_input *in, int strict, int members)
             relic_arena s;
             relic_arena_init_heap(&s, CLI_ARENA_LIMIT);
             if (relic_erf_open_gff(&ar, i, &s, &d, &err) != RELIC_OK) {
-                cli_report(stdout, in->path, &err);
+                cli_report(cli_problem_stream(), in->path, &err);
                 problems++;
             }
             relic_arena_release(&s);

@@ -28,7 +28,7 @@ static void on_warn(void *vctx, const relic_error *err)
         char msg[RELIC_ERROR_MESSAGE_MAX];
         snprintf(msg, sizeof msg, "warning: %.180s", err->message);
         memcpy(w.message, msg, sizeof w.message);
-        cli_report(stdout, c->path, &w);
+        cli_report(cli_problem_stream(), c->path, &w);
     }
 }
 
@@ -37,7 +37,7 @@ static int open_doc(const cli_input *in, relic_arena *a, relic_gff_doc *d, warn_
 {
     relic_error err;
     if (relic_gff_open(in->map.bytes.data, in->map.bytes.size, a, w ? on_warn : NULL, w, d, &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err);
+        cli_report(cli_problem_stream(), in->path, &err);
         return 1;
     }
     return 0;
@@ -229,7 +229,7 @@ static int gff_from_json(const cli_input *in, const char *out_path)
         }
     } else if (relic_gff_json_read_tree((const char *)in->map.bytes.data, in->map.bytes.size, enc, &a, &t,
                                         &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err);
+        cli_report(cli_problem_stream(), in->path, &err);
         rc = 1;
     } else {
         rc = write_tree(&t, t.family, out_path, in->path); /* the "__layout" family, bioware when absent */

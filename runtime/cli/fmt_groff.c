@@ -74,7 +74,7 @@ static int open_view(const cli_input *in, relic_arena *a, relic_groff_view *v, i
     relic_bytes b;
     if (relic_groff_open(in->map.bytes.data, in->map.bytes.size, a, &b, compressed, &err) != RELIC_OK ||
         relic_groff_validate(b.data, b.size, v, &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err);
+        cli_report(cli_problem_stream(), in->path, &err);
         return 1;
     }
     return 0;
@@ -205,7 +205,7 @@ static int groff_info(const cli_input *in)
         printf("\n");
     } else {
         printf("  a section does not decode: ");
-        cli_report(stdout, in->path, &err);
+        cli_report(cli_problem_stream(), in->path, &err);
     }
     relic_arena_release(&a);
     return rc;
@@ -218,7 +218,7 @@ typedef struct report_ctx {
 static void report(void *vctx, const relic_error *err)
 {
     const report_ctx *c = vctx;
-    cli_report(stdout, c->path, err);
+    cli_report(cli_problem_stream(), c->path, err);
 }
 
 static unsigned groff_check(const cli_input *in, int strict)
@@ -278,7 +278,7 @@ static int groff_from_json(const cli_input *in, const char *out_path)
     int rc;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_grf_json_read((const char *)in->map.bytes.data, in->map.bytes.size, &a, &m, &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err);
+        cli_report(cli_problem_stream(), in->path, &err);
         rc = 1;
     } else {
         char ext[8];

@@ -89,7 +89,7 @@ static int key_set_open_err(key_set *s, const cli_input *in, relic_error *err, i
     s->in = in;
     relic_arena_init_heap(&s->a, CLI_ARENA_LIMIT);
     if (relic_key_open(in->map.bytes.data, in->map.bytes.size, &s->a, &s->key, err) != RELIC_OK) {
-        if (!quiet) cli_report(stdout, in->path, err);
+        if (!quiet) cli_report(cli_problem_stream(), in->path, err);
         relic_arena_release(&s->a);
         return 1;
     }
@@ -97,7 +97,7 @@ static int key_set_open_err(key_set *s, const cli_input *in, relic_error *err, i
     if (!s->bifs) {
         relic_arena_release(&s->a);
         relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory for the KEY's BIF list");
-        if (!quiet) cli_report(stdout, in->path, err);
+        if (!quiet) cli_report(cli_problem_stream(), in->path, err);
         return 1;
     }
     /* BIF names are relative to the game directory, which holds the KEY */
@@ -158,7 +158,7 @@ static int key_set_member(key_set *s, uint32_t k, const uint8_t **data, uint32_t
     if (b->state != 1) return 1;
     if (relic_bif_resource(&b->bif, b->in.map.bytes.data, b->in.map.bytes.size, RELIC_KEY_RES_INDEX(id), data, size,
                            &err) != RELIC_OK) {
-        if (loud) cli_report(stdout, b->path, &err);
+        if (loud) cli_report(cli_problem_stream(), b->path, &err);
         return 1;
     }
     return 0;
@@ -324,7 +324,7 @@ static int bif_open(const cli_input *in, relic_arena *a, relic_bif_file *b)
     relic_error err;
     relic_arena_init_heap(a, CLI_ARENA_LIMIT);
     if (relic_bif_open_tables(in->map.bytes.data, in->map.bytes.size, a, b, &err) == RELIC_OK) return 0;
-    cli_report(stdout, in->path, &err);
+    cli_report(cli_problem_stream(), in->path, &err);
     relic_arena_release(a);
     return 1;
 }
@@ -391,7 +391,7 @@ static int bif_rewrite(const cli_input *in, const char *out_path)
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     relic_buf_init(&o, 0);
     if (relic_bif_open(in->map.bytes.data, in->map.bytes.size, &a, &b, &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err);
+        cli_report(cli_problem_stream(), in->path, &err);
     } else if (relic_bif_write(&b, &o, &err) != RELIC_OK) {
         cli_error(out_path, &err);
     } else {

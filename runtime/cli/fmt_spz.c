@@ -28,7 +28,7 @@ static int decode_spz(const cli_input *in, relic_out *out, uint64_t *produced, u
     relic_lzss_container c;
     relic_error err;
     if (relic_spz_header(in->map.bytes.data, in->map.bytes.size, &c, &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err);
+        cli_report(cli_problem_stream(), in->path, &err);
         return 1;
     }
     *declared = c.decoded_size;
@@ -38,7 +38,7 @@ static int decode_spz(const cli_input *in, relic_out *out, uint64_t *produced, u
     relic_arena_init_buffer(&a, state, sizeof state);
     relic_stream d;
     if (relic_lzss_decode_init(&d, RELIC_LZSS_SPZ, &a, &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err);
+        cli_report(cli_problem_stream(), in->path, &err);
         return 1;
     }
     d.next_in = in->map.bytes.data + c.stream_offset;
@@ -51,7 +51,7 @@ static int decode_spz(const cli_input *in, relic_out *out, uint64_t *produced, u
         if (r == RELIC_STREAM_ERROR) {
             err.offset += c.stream_offset;
             snprintf(err.path, sizeof err.path, "spz.data");
-            cli_report(stdout, in->path, &err);
+            cli_report(cli_problem_stream(), in->path, &err);
             return 1;
         }
         if (out && relic_out_write(out, chunk, sizeof chunk - d.avail_out, &err) != RELIC_OK) {

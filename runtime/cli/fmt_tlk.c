@@ -73,7 +73,7 @@ static int tlk_info(const cli_input *in)
     relic_tlk_view v;
     relic_error err;
     if (relic_tlk_open(in->map.bytes.data, in->map.bytes.size, &v, &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err);
+        cli_report(cli_problem_stream(), in->path, &err);
         return 1;
     }
     size_t with_text = 0, with_sound = 0;
@@ -100,7 +100,7 @@ static unsigned tlk_check(const cli_input *in, int strict)
     relic_error err;
     (void)strict;
     if (relic_tlk_open(in->map.bytes.data, in->map.bytes.size, &v, &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err);
+        cli_report(cli_problem_stream(), in->path, &err);
         return 1;
     }
     return 0;
@@ -124,7 +124,7 @@ int cli_tlk_ls(const cli_input *in)
     relic_tlk_view v;
     relic_error err;
     if (relic_tlk_open(in->map.bytes.data, in->map.bytes.size, &v, &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err);
+        cli_report(cli_problem_stream(), in->path, &err);
         return 1;
     }
     printf("%7s %5s %-16s %s\n", "strref", "flags", "sound", "text");
@@ -152,7 +152,7 @@ int cli_tlk_ls_json(const cli_input *in, relic_buf *o)
     relic_tlk_view v;
     relic_error err;
     if (relic_tlk_open(in->map.bytes.data, in->map.bytes.size, &v, &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err);
+        cli_report(cli_problem_stream(), in->path, &err);
         return 1;
     }
     relic_buf_puts(o, "{\"file\": ");

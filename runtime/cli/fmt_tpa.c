@@ -53,7 +53,7 @@ typedef struct report_ctx {
 static void report(void *vctx, const relic_error *err)
 {
     const report_ctx *c = vctx;
-    cli_report(stdout, c->path, err);
+    cli_report(cli_problem_stream(), c->path, err);
 }
 
 static unsigned tpa_check(const cli_input *in, int strict)

@@ -21,7 +21,7 @@ typedef struct report_ctx {
 static void report(void *vctx, const relic_error *err)
 {
     const report_ctx *c = vctx;
-    cli_report(stdout, c->path, err);
+    cli_report(cli_problem_stream(), c->path, err);
 }
 
 static int validate(const cli_input *in, relic_trn_view *v) { return cli_schema_view(&cli_format_trn, in, v); }
@@ -63,7 +63,7 @@ static int trn_info(const cli_input *in)
         if (p->type != RELIC_TRN_PACKET_TYPE_ASWM) continue;
         relic_trn_aswm w;
         if (relic_trn_aswm_read(p, CLI_TRN_ASWM_LIMIT, &a, &w, &err) != RELIC_OK) {
-            cli_report(stdout, in->path, &err);
+            cli_report(cli_problem_stream(), in->path, &err);
             rc = 1;
             continue;
         }
@@ -91,7 +91,7 @@ int cli_trn_load_aswm(const cli_input *in, relic_arena *a, relic_trn_file *m, re
         if (m->packets[i].type != RELIC_TRN_PACKET_TYPE_ASWM) continue;
         if (relic_trn_aswm_read(&m->packets[i], CLI_TRN_ASWM_LIMIT, a, w, &err) != RELIC_OK) {
             relic_gen_path_prefix(&err, "packets", (long long)i);
-            cli_report(stdout, in->path, &err);
+            cli_report(cli_problem_stream(), in->path, &err);
             return 1;
         }
         *packet = i;
@@ -128,7 +128,7 @@ static unsigned trn_check(const cli_input *in, int strict)
     relic_error err;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_trn_decode(&v, &a, &m, &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err);
+        cli_report(cli_problem_stream(), in->path, &err);
         relic_arena_release(&a);
         return n + 1;
     }
@@ -139,7 +139,7 @@ static unsigned trn_check(const cli_input *in, int strict)
         snprintf(path, sizeof path, "packets[%zu].aswm", i);
         if (relic_trn_aswm_read(&m.packets[i], CLI_TRN_ASWM_LIMIT, &a, &w, &err) != RELIC_OK) {
             relic_gen_path_prefix(&err, "packets", (long long)i); /* offset: in the inflated walkmesh */
-            cli_report(stdout, in->path, &err);
+            cli_report(cli_problem_stream(), in->path, &err);
             n++;
             continue;
         }

@@ -64,7 +64,7 @@ static int wtd_info(const cli_input *in)
     memset(&t, 0, sizeof t);
     if (relic_wtd_read_header(in->map.bytes.data, in->map.bytes.size, &t.header, &err) != RELIC_OK ||
         relic_wtd_read_tree(in->map.bytes.data, in->map.bytes.size, &t.header, NULL, &t.stats, &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err);
+        cli_report(cli_problem_stream(), in->path, &err);
         relic_arena_release(&a);
         return 1;
     }
@@ -106,7 +106,7 @@ static unsigned wtd_check(const cli_input *in, int strict)
     memset(&t, 0, sizeof t);
     if (relic_wtd_read_header(in->map.bytes.data, in->map.bytes.size, &t.header, &lerr) != RELIC_OK ||
         relic_wtd_read_tree(in->map.bytes.data, in->map.bytes.size, &t.header, NULL, &t.stats, &lerr) != RELIC_OK) {
-        cli_report(stdout, in->path, &lerr);
+        cli_report(cli_problem_stream(), in->path, &lerr);
         relic_arena_release(&a);
         return 1;
     }
@@ -117,7 +117,7 @@ static unsigned wtd_check(const cli_input *in, int strict)
             relic_fail(&err, RELIC_E_RANGE, relic_wtd_file_offset((uint64_t)RELIC_WTD_FILE_NODE_COUNT_POS * 8),
                        "node_count", "%u, but the tree has %u significant nodes (the encoder writes 1 + 4 x that = %llu)",
                        t.header.node_count, t.stats.significant, (unsigned long long)expect_nodes);
-            cli_report(stdout, in->path, &err);
+            cli_report(cli_problem_stream(), in->path, &err);
             problems++;
         }
         uint64_t words = (t.stats.end_bit + 31) / 32;
@@ -126,7 +126,7 @@ static unsigned wtd_check(const cli_input *in, int strict)
                        "file is %zu bytes, the tree ends in word %llu (the encoder writes %llu bytes)",
                        in->map.bytes.size, (unsigned long long)words,
                        (unsigned long long)(words * RELIC_WTD_WORD_BYTES));
-            cli_report(stdout, in->path, &err);
+            cli_report(cli_problem_stream(), in->path, &err);
             problems++;
         }
     }

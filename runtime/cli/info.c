@@ -103,6 +103,7 @@ int cli_info_json(const cli_input *in, const char *container, relic_buf *o)
 int cmd_info(int argc, char **argv)
 {
     int bad = 0, n = 0, json = 0;
+    cli_problems_to_stdout(); /* the problem lines are this command's report */
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "-r")) return cli_info_tree(argc, argv);
     for (int i = 1; i < argc; i++) {

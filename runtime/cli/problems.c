@@ -35,7 +35,7 @@ void cli_problems_keep(void *ctx, const char *file, const relic_error *err)
 
 void cli_problems_print(const cli_problems *p)
 {
-    for (const cli_problem *n = p->first; n; n = n->next) cli_report(stdout, n->file, &n->err);
+    for (const cli_problem *n = p->first; n; n = n->next) cli_report(cli_problem_stream(), n->file, &n->err);
 }
 
 /* Length of the valid UTF-8 sequence at p[0..n) (1..4), 0 when invalid. */

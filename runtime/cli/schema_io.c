@@ -11,7 +11,7 @@ int cli_schema_view(const cli_format *f, const cli_input *in, void *view)
 {
     relic_error err;
     if (f->schema->gen->validate(in->map.bytes.data, in->map.bytes.size, view, &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err); /* a validation problem, as check prints it */
+        cli_report(cli_problem_stream(), in->path, &err); /* a validation problem, as check prints it */
         return 1;
     }
     return 0;
@@ -111,7 +111,7 @@ int cli_format_from_json(const cli_format *f, const cli_input *in, const char *o
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     void *m = model_in(f, &a, in->path);
     if (m && f->schema->json_read((const char *)in->map.bytes.data, in->map.bytes.size, &a, m, &err) != RELIC_OK)
-        cli_report(stdout, in->path, &err);
+        cli_report(cli_problem_stream(), in->path, &err);
     else if (m)
         rc = cli_schema_write(f, m, &a, out_path, in->path);
     relic_arena_release(&a);

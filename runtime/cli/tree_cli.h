@@ -25,7 +25,7 @@ typedef struct cli_problems {
 void cli_problems_init(cli_problems *p, relic_arena *arena);
 /* A cli_report_sink_fn: ctx is a cli_problems. */
 void cli_problems_keep(void *ctx, const char *file, const relic_error *err);
-/* Each kept problem through cli_report to standard output (the check line). */
+/* Each kept problem through cli_report to cli_problem_stream() (the check line). */
 void cli_problems_print(const cli_problems *p);
 /* [{"path": P, "offset": N, "message": M}, ...] (path "" when none). */
 void cli_problems_json(relic_buf *o, const cli_problems *p);
