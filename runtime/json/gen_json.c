@@ -836,10 +836,9 @@ relic_status relic_jt_read_doc(const relic_jt_struct *t, const char *text, size_
 {
     relic_error scratch;
     if (!err) err = &scratch;
-    relic_error_clear(err);
-    memset(out, 0, t->size);
     const relic_jv *doc = NULL;
     relic_status st = relic_jr_parse(text, len, a, &doc, err);
-    if (st != RELIC_OK) return st;
-    return relic_jt_read_value(t, doc, a, out, err);
+    if (st == RELIC_OK) return relic_jt_read_value(t, doc, a, out, err); /* zeroes out, clears err */
+    memset(out, 0, t->size);
+    return st;
 }
